@@ -1,0 +1,166 @@
+"""What every TPP instruction does: one function per mnemonic.
+
+Each function takes the value of the register in bits 10–8 (``a``), the value of the
+register in bits 7–5 (``b``), the immediate in bits 7–2 (``imm``) and the live RX/RY,
+and returns the new value of its target. The functions use only NumPy arithmetic and
+table look-ups, so they work on whole lane arrays (the simple model) as well as on
+grids of every possible input, from which :func:`result_tables` builds the tables the
+compiled exact model looks up.
+
+``TARGET`` says where a mnemonic's result goes: the register in bits 10–8, the
+condition flag, the output register ODR, or nowhere.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from functools import cache
+
+import numpy as np
+
+from .roms import rom_colour_table
+
+VALUE_MASK = 63  # registers are 6 bits wide; arithmetic wraps modulo 64
+
+SINE_QUARTER = np.array([0, 6, 12, 18, 24, 30, 35, 40, 45, 49, 53, 56, 59, 61, 62, 63], dtype=np.uint8)
+RAMP_QUARTER = (4 * np.arange(16)).astype(np.uint8)
+
+
+def mirrored_period(quarter: np.ndarray) -> np.ndarray:
+    """The 32-entry wave: the 16-entry table, then the same table backwards (bit 4 mirrors)."""
+    return np.concatenate([quarter, quarter[::-1]])
+
+
+SINE_PERIOD = mirrored_period(SINE_QUARTER)
+RAMP_PERIOD = mirrored_period(RAMP_QUARTER)
+
+
+class Flag(IntEnum):
+    """The 2-bit condition flag; the values are the COND field codes."""
+
+    EQ = 0
+    GT = 1
+    LT = 2
+    ALWAYS = 3  # reset value: no conditional instruction executes before the first COMP
+
+
+class Target(IntEnum):
+    NOTHING = 0
+    REGISTER = 1  # the register named by bits 10–8
+    FLAG = 2
+    OUTPUT = 3
+
+
+def i_SET(a, b, imm, rx, ry):
+    return imm
+
+
+def i_MOV(a, b, imm, rx, ry):
+    return b
+
+
+def i_ADD(a, b, imm, rx, ry):
+    return (a + b) & VALUE_MASK
+
+
+def i_SUB(a, b, imm, rx, ry):
+    return (a - b) & VALUE_MASK
+
+
+def i_SL(a, b, imm, rx, ry):
+    # Shifting by 6 or more clears all six bits; keep the shift in range for NumPy.
+    return np.where(imm >= 6, 0, (a << np.minimum(imm, 6)) & VALUE_MASK)
+
+
+def i_SR(a, b, imm, rx, ry):
+    return np.where(imm >= 6, 0, a >> np.minimum(imm, 6))
+
+
+def i_AND(a, b, imm, rx, ry):
+    return a & b
+
+
+def i_NAND(a, b, imm, rx, ry):
+    return ~(a & b) & VALUE_MASK
+
+
+def i_OR(a, b, imm, rx, ry):
+    return a | b
+
+
+def i_NOR(a, b, imm, rx, ry):
+    return ~(a | b) & VALUE_MASK
+
+
+def i_XOR(a, b, imm, rx, ry):
+    return a ^ b
+
+
+def i_SIN(a, b, imm, rx, ry):
+    return SINE_PERIOD[b & 31]  # bit 5 is ignored: period 32
+
+
+def i_RAMP(a, b, imm, rx, ry):
+    return RAMP_PERIOD[b & 31]
+
+
+def i_SAW(a, b, imm, rx, ry):
+    return RAMP_QUARTER[b & 15]
+
+
+def i_COMP(a, b, imm, rx, ry):
+    # Unsigned compare of the first operand (bits 10–8) with the second (bits 7–5).
+    return np.where(a == b, Flag.EQ, np.where(a < b, Flag.LT, Flag.GT))
+
+
+def rom_op(mnemonic: str):
+    def i_ROM(a, b, imm, rx, ry):
+        return rom_colour_table(mnemonic)[ry & VALUE_MASK, rx & VALUE_MASK]
+
+    i_ROM.__name__ = f"i_{mnemonic}"
+    return i_ROM
+
+
+i_FH, i_HSD, i_TT, i_Credits, i_FlagP, i_ESE = (
+    rom_op(name) for name in ("FH", "HSD", "TT", "Credits", "FlagP", "ESE")
+)
+
+ROM_MNEMONICS = ("FH", "HSD", "TT", "Credits", "FlagP", "ESE")
+
+TARGET: dict[str, Target] = {
+    "NOP": Target.NOTHING,
+    "OUT": Target.OUTPUT,
+    "COMP": Target.FLAG,
+    **{name: Target.REGISTER for name in (
+        "SET", "MOV", "ADD", "SUB", "SL", "SR", "AND", "NAND", "OR", "NOR", "XOR",
+        "SIN", "RAMP", "SAW", *ROM_MNEMONICS)},
+}
+
+FUNCTIONS = {name: globals()[f"i_{name}"] for name in TARGET if name not in ("NOP", "OUT")}
+
+
+@cache
+def result_tables() -> dict[str, np.ndarray]:
+    """Every function evaluated over all inputs it depends on: mnemonic → uint8 table.
+
+    ALU ops are indexed ``[a, b]`` (or ``[a, imm]`` for SET/SL/SR, whose second input
+    is the immediate); ROM ops ``[RY, RX]``; COMP gives the flag.
+    """
+    first, second = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
+    tables = {}
+    for name, function in FUNCTIONS.items():
+        if name in ROM_MNEMONICS:
+            table = function(0, 0, 0, rx=second, ry=first)
+        elif name in ("SET", "SL", "SR"):
+            table = function(first, 0, second, 0, 0)
+        else:
+            table = function(first, second, 0, 0, 0)
+        tables[name] = np.broadcast_to(np.asarray(table, dtype=np.uint8), (64, 64)).copy()
+    return tables
+
+
+def lfsr_step(value):
+    """One step of the 6-bit RR generator: shift right, bit 0 into bit 5 and XORed into bit 4."""
+    bit0 = value & 1
+    bit5 = (value >> 5) & 1
+    return (bit0 << 5) | ((bit5 ^ bit0) << 4) | ((value >> 1) & 0b1111)
