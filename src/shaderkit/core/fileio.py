@@ -20,6 +20,10 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     directory = target.parent if str(target.parent) else Path(".")
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=directory)
     os.close(fd)
+    # mkstemp makes the file private; finished outputs get the usual umask-based mode.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)
     temporary_path = Path(temporary)
     try:
         yield temporary_path

@@ -1,0 +1,248 @@
+"""The assembler driver: source text → words, for any described instruction set.
+
+It owns what every assembler shares: reading lines and ``.include`` files, comments,
+labels (``name:``), constants (``.equ NAME expr``, ``NAME = expr``), permission
+directives (``.allow NAME``), data (``.word``), the two passes (addresses first,
+then encoding) and the collection of *every* error with its file, line and column.
+Instruction text itself is parsed by the ISA's :class:`~shaderkit.core.spec.Description`.
+
+ISA packages adapt the driver with ``line_aliases`` (whole lines that stand for a
+directive, such as TPP's ``##devMode##``) and inspect the resulting :class:`Program`
+for machine limits, reporting problems through :meth:`Program.error_at`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, DiagnosticError, SourceError
+from .expr import evaluate
+from .spec import Description, Instruction, ParseContext
+
+MAX_INCLUDE_DEPTH = 16
+MAX_ERRORS = 100
+
+_LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
+_ASSIGNMENT = re.compile(r"\s*([A-Za-z_][\w.$]*)\s*=(?!=)")
+_SYMBOL = re.compile(r"[A-Za-z_][\w.$]*\Z")
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    file: str
+    number: int
+    text: str
+
+
+@dataclass
+class Statement:
+    """An instruction or data statement: the text handed to the description, and where it is."""
+
+    line: SourceLine
+    text: str
+    column: int  # column of ``text`` within the line, counting from 1
+    address: int = 0
+    size: int = 1
+
+
+@dataclass
+class Program:
+    """An assembled program: instructions with their addresses and source lines."""
+
+    instructions: list[Instruction]
+    statements: list[Statement]
+    symbols: dict[str, int]
+    unlocked: set[str]
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[int]:
+        return [word for instruction in self.instructions for word in instruction.words]
+
+    def diagnostic(self, index: int, message: str, severity: str = "error") -> Diagnostic:
+        """A diagnostic pointing at the statement of instruction ``index``."""
+        statement = self.statements[index]
+        line = statement.line
+        length = len(statement.text.split()[0]) if statement.text.split() else 1
+        return Diagnostic(line.file, line.number, statement.column, message, severity, line.text, length)
+
+    def error_at(self, index: int, message: str) -> DiagnosticError:
+        return DiagnosticError([self.diagnostic(index, message)])
+
+
+SourceReader = Callable[[Path], str]
+
+
+def read_source_file(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+class Assembler:
+    def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
+                 line_aliases: Mapping[str, str] | None = None):
+        self.description = description
+        self.comment_prefixes = tuple(comment_prefixes)
+        # Whole lines (compared after stripping) that stand for a directive line.
+        self.line_aliases = dict(line_aliases or {})
+
+    def assemble(self, source: str, filename: str = "<input>", *, unlocked: Sequence[str] = (),
+                 reader: SourceReader = read_source_file) -> Program:
+        """Assemble ``source``; raises DiagnosticError listing every error found."""
+        errors: list[Diagnostic] = []
+        lines = self._expand(source, filename, reader, errors, depth=0)
+        first = self._pass(lines, set(unlocked), errors=None, final=False)
+        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols)
+        if errors:
+            raise DiagnosticError(errors[:MAX_ERRORS])
+        return program
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _expand(self, source: str, filename: str, reader: SourceReader, errors: list[Diagnostic],
+                depth: int) -> list[SourceLine]:
+        lines: list[SourceLine] = []
+        for number, text in enumerate(source.splitlines(), start=1):
+            line = SourceLine(filename, number, text)
+            body = self._strip_comment(text)
+            match = re.match(r"\s*\.include\b\s*(.*)", body, re.IGNORECASE)
+            if not match:
+                lines.append(line)
+                continue
+            column = match.start(1) + 1
+            argument = match.group(1).strip()
+            if not (len(argument) >= 2 and argument[0] == argument[-1] and argument[0] in "\"'"):
+                errors.append(self._diagnostic(line, column, 'expected a quoted file name: .include "file.s"'))
+                continue
+            if depth >= MAX_INCLUDE_DEPTH:
+                errors.append(self._diagnostic(line, column, f"includes nested deeper than {MAX_INCLUDE_DEPTH} (a cycle?)"))
+                continue
+            path = Path(filename).parent / argument[1:-1]
+            try:
+                included = reader(path)
+            except (OSError, UnicodeDecodeError) as error:
+                reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+                errors.append(self._diagnostic(line, column, f"cannot include '{argument[1:-1]}': {reason}", len(argument)))
+                continue
+            lines.extend(self._expand(included, str(path), reader, errors, depth + 1))
+        return lines
+
+    def _strip_comment(self, text: str) -> str:
+        cut = len(text)
+        for prefix in self.comment_prefixes:
+            position = text.find(prefix)
+            if position != -1:
+                cut = min(cut, position)
+        return text[:cut]
+
+    # -- one pass -----------------------------------------------------------------------
+
+    def _pass(self, lines: list[SourceLine], unlocked: set[str], errors: list[Diagnostic] | None,
+              final: bool, labels: Mapping[str, int] | None = None) -> Program:
+        """Walk all lines. The first pass (final=False) only places labels; the second encodes."""
+        symbols: dict[str, int] = {}
+        context = ParseContext(symbols, unlocked, final)
+        if labels:
+            # Labels from the first pass are known everywhere in the second (forward references).
+            context.symbols.update(labels)
+        defined: dict[str, SourceLine] = {}
+        program = Program([], [], symbols, unlocked)
+        address = 0
+
+        def report(line: SourceLine, column: int, message: str, length: int = 1) -> None:
+            if errors is not None:
+                errors.append(self._diagnostic(line, column, message, length))
+
+        def define(name: str, value: int, line: SourceLine, column: int) -> None:
+            if name in defined and final:
+                earlier = defined[name]
+                report(line, column, f"'{name}' is already defined at {earlier.file}:{earlier.number}", len(name))
+                return
+            defined[name] = line
+            context.symbols[name] = value
+
+        for line in lines:
+            body = self._strip_comment(line.text)
+            alias = self.line_aliases.get(line.text.strip())
+            if alias is not None:
+                body = alias
+            offset = 0
+            while (label := _LABEL.match(body, offset)) is not None:
+                define(label.group(1), address, line, label.start(1) + 1)
+                offset = label.end()
+            text = body[offset:]
+            if not text.strip():
+                continue
+            column = offset + len(text) - len(text.lstrip()) + 1
+            try:
+                if self._directive(text.strip(), column, line, context, unlocked, define):
+                    continue
+            except SourceError as error:
+                report(line, error.col, error.message, error.length)
+                continue
+            statement = Statement(line, text.strip(), column, address)
+            try:
+                instruction = self.description.parse(statement.text, context)
+                words = self.description.encode(instruction)
+            except SourceError as error:
+                report(line, column + error.col - 1, error.message, error.length)
+                instruction = None
+                words = (0,) * self.description.words_per_instruction
+            except ValueError as error:  # a value the encoder refused although it fitted the field
+                report(line, column, str(error))
+                instruction = None
+                words = (0,) * self.description.words_per_instruction
+            if instruction is not None:
+                instruction = _placed(instruction, address, words)
+                program.instructions.append(instruction)
+                program.statements.append(statement)
+            statement.size = len(words)
+            address += len(words)
+        return program
+
+    def _directive(self, text: str, column: int, line: SourceLine, context: ParseContext,
+                   unlocked: set[str], define: Callable[[str, int, SourceLine, int], None]) -> bool:
+        """Handle constants and ``.allow``; False if ``text`` is an instruction or data."""
+        assignment = _ASSIGNMENT.match(text)
+        name_column = column
+        if assignment:
+            name, expression = assignment.group(1), text[assignment.end():]
+            expression_column = column + assignment.end()
+        else:
+            parts = text.split(None, 1)
+            keyword = parts[0].lower()
+            if keyword == ".allow":
+                for permission in (parts[1].replace(",", " ").split() if len(parts) > 1 else []):
+                    unlocked.add(permission)
+                    context.unlocked.add(permission)
+                if len(parts) == 1:
+                    raise SourceError("'.allow' needs a permission name", column, len(parts[0]))
+                return True
+            if keyword not in (".equ", ".define", ".set"):
+                return False
+            if len(parts) == 1:
+                raise SourceError(f"'{parts[0]}' needs a name and a value", column, len(parts[0]))
+            rest = parts[1]
+            name_column = column + len(text) - len(rest)
+            found = re.match(r"([^\s,]+)\s*,?\s*", rest)
+            name, expression = found.group(1), rest[found.end():]
+            expression_column = name_column + found.end()
+            if not _SYMBOL.match(name):
+                raise SourceError(f"'{name}' is not a valid name", name_column, len(name))
+        try:
+            value = evaluate(expression, context.lookup)
+        except SourceError as error:
+            raise SourceError(error.message, expression_column + error.col - 1, error.length) from None
+        define(name, value, line, name_column)
+        return True
+
+    @staticmethod
+    def _diagnostic(line: SourceLine, column: int, message: str, length: int = 1) -> Diagnostic:
+        return Diagnostic(line.file, line.number, max(1, column), message, "error", line.text, max(1, length))
+
+
+def _placed(instruction: Instruction, address: int, words: tuple[int, ...]) -> Instruction:
+    from dataclasses import replace
+    return replace(instruction, address=address, words=tuple(words))

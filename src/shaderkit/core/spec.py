@@ -1,0 +1,478 @@
+"""The description model of an instruction set, and what is derived from it.
+
+An ISA is described once as a :class:`Description`: named bit fields, named operands
+(a field read through an :class:`OperandKind`) and one :class:`Form` per instruction,
+declared the way it reads in assembly::
+
+    form("ADD{cond} {rsd} {rs}", op=3)
+
+From that declaration the description derives the decoder (fixed bits → form), the
+encoder (form + values → words), the printer (template filled with values) and the
+parser (text → form + values). It also knows which bits each form leaves unused, and
+the decoder reports words that set them.
+
+Decoding is total: a word no form accepts, or one that sets bits its form ignores,
+decodes to a *data* item (``.word 0x…``) whose note says what it is, so the
+disassembly always re-assembles to the same words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, reduce
+
+from .bits import BitField, combine_words, split_words
+from .diagnostics import SourceError
+from .expr import evaluate
+
+# --------------------------------------------------------------------------------------
+# Operand kinds: how one field value reads and prints
+
+
+class ParseContext:
+    """What a parser may consult: symbols, unlocked permissions, and the pass."""
+
+    def __init__(self, symbols: Mapping[str, int] | None = None, unlocked: set[str] | None = None,
+                 final: bool = True):
+        self.symbols = dict(symbols or {})
+        self.unlocked = set(unlocked or ())
+        # In the first pass of a two-pass assembly, symbols defined later read as 0.
+        self.final = final
+
+    def lookup(self, name: str) -> int | None:
+        if name in self.symbols:
+            return self.symbols[name]
+        return None if self.final else 0
+
+
+class OperandKind:
+    """Reads and prints one field value. ``parse`` raises SourceError (column within text)."""
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        raise NotImplementedError
+
+    def format(self, value: int) -> str:
+        raise NotImplementedError
+
+    def pattern(self) -> str:
+        """Regular expression for this operand inside a token (used for mnemonic suffixes)."""
+        return r".+?"
+
+
+@dataclass(frozen=True)
+class Registers(OperandKind):
+    """A register file: number → names, the canonical (printed) name first."""
+
+    names: Mapping[int, tuple[str, ...]]
+    case_sensitive: bool = False
+
+    @cached_property
+    def _lookup(self) -> dict[str, int]:
+        return {self._key(name): number for number, names in self.names.items() for name in names}
+
+    def _key(self, name: str) -> str:
+        return name if self.case_sensitive else name.upper()
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        number = self._lookup.get(self._key(text.strip()))
+        if number is None:
+            expected = ", ".join(names[0] for names in self.names.values())
+            raise SourceError(f"unknown register '{text.strip()}' (expected one of {expected})", 1, len(text))
+        return number
+
+    def format(self, value: int) -> str:
+        return self.names[value][0]
+
+    def pattern(self) -> str:
+        return "|".join(re.escape(name) for names in self.names.values() for name in names)
+
+
+@dataclass(frozen=True)
+class Immediate(OperandKind):
+    """A number written as an expression, with an optional prefix such as ``#``."""
+
+    prefix: str = ""
+    radix: int = 10
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        body = text
+        if self.prefix:
+            if not text.startswith(self.prefix):
+                raise SourceError(f"expected an immediate starting with '{self.prefix}', got '{text}'", 1, len(text))
+            body = text[len(self.prefix):]
+        try:
+            return evaluate(body, context.lookup)
+        except SourceError as error:
+            raise SourceError(error.message, error.col + len(self.prefix), error.length) from None
+
+    def format(self, value: int) -> str:
+        if self.radix == 16:
+            return f"{self.prefix}{'-' if value < 0 else ''}0x{abs(value):x}"
+        return f"{self.prefix}{value}"
+
+
+@dataclass(frozen=True)
+class Choice(OperandKind):
+    """A small enumeration, e.g. a condition written as a mnemonic suffix ('' = default)."""
+
+    names: Mapping[int, str]
+    case_sensitive: bool = False
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        for value, name in self.names.items():
+            if name == text or (not self.case_sensitive and name.upper() == text.upper()):
+                return value
+        expected = ", ".join(name for name in self.names.values() if name)
+        raise SourceError(f"unknown modifier '{text}' (expected one of {expected})", 1, len(text))
+
+    def format(self, value: int) -> str:
+        return self.names[value]
+
+    def pattern(self) -> str:
+        # Longest first so that a suffix never stops at a shorter prefix of another.
+        return "|".join(re.escape(name) for name in sorted(self.names.values(), key=len, reverse=True))
+
+    @property
+    def default(self) -> int | None:
+        return next((value for value, name in self.names.items() if name == ""), None)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """A field read through a kind; ``allowed`` limits values unless ``unlock`` is granted."""
+
+    field: str
+    kind: OperandKind
+    allowed: frozenset[int] | None = None
+    unlock: str | None = None
+    refusal: str = "value not allowed here"
+    title: str = ""  # how messages name it ("condition"); the field name by default
+
+
+# --------------------------------------------------------------------------------------
+# Instructions
+
+DATA = ".word"
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """An immutable decoded or parsed instruction.
+
+    Two instructions are equal when they mean the same thing: same form and same values.
+    ``address``, ``words`` and ``note`` describe where it came from and do not count.
+    """
+
+    mnemonic: str
+    values: tuple[tuple[str, int], ...]
+    form: Form | None = field(default=None, compare=False, repr=False)
+    form_key: str = ""
+    address: int = field(default=0, compare=False)
+    words: tuple[int, ...] = field(default=(), compare=False)
+    note: str = field(default="", compare=False)
+
+    @property
+    def is_data(self) -> bool:
+        return self.form is None
+
+    def value(self, name: str) -> int:
+        return dict(self.values)[name]
+
+    @property
+    def operands(self) -> tuple[int, ...]:
+        return tuple(value for _, value in self.values)
+
+
+def data_item(words: Sequence[int], address: int = 0, note: str = "") -> Instruction:
+    return Instruction(DATA, tuple(("value", w) for w in words), None, DATA, address, tuple(words), note)
+
+
+# --------------------------------------------------------------------------------------
+# Forms
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One instruction: its assembly template and the fields it fixes."""
+
+    template: str
+    fixed: tuple[tuple[str, int], ...]
+
+    @property
+    def mnemonic(self) -> str:
+        return _PLACEHOLDER.sub("", self.template.split()[0])
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        return tuple(_PLACEHOLDER.findall(self.template))
+
+    @property
+    def mnemonic_placeholders(self) -> tuple[str, ...]:
+        return tuple(_PLACEHOLDER.findall(self.template.split()[0]))
+
+    @property
+    def operand_text(self) -> str:
+        """The template after the mnemonic token."""
+        parts = self.template.split(None, 1)
+        return parts[1] if len(parts) > 1 else ""
+
+
+def form(template: str, **fixed: int) -> Form:
+    return Form(template, tuple(fixed.items()))
+
+
+@dataclass
+class _CompiledForm:
+    form: Form
+    mask: int
+    match: int
+    used: int
+    mnemonic_regex: re.Pattern[str]
+
+
+# --------------------------------------------------------------------------------------
+# The description
+
+
+class Description:
+    """Everything the generic tools need to know about one instruction set (one revision).
+
+    ``describe_unknown(value)`` gives the note printed for a word no form accepts.
+    ``trailing_modifier`` names a mnemonic placeholder that may instead be written as
+    an extra last token (TPP's datasheet form ``ADD R0 RT LT``).
+    """
+
+    def __init__(self, name: str, *, word_bits: int, fields: Mapping[str, BitField],
+                 operands: Mapping[str, Operand], forms: Sequence[Form],
+                 words_per_instruction: int = 1, first_word_most_significant: bool = True,
+                 operand_separator: str = r"\s+", case_sensitive: bool = False,
+                 trailing_modifier: str | None = None,
+                 describe_unknown: Callable[[int], str] | None = None):
+        self.name = name
+        self.word_bits = word_bits
+        self.words_per_instruction = words_per_instruction
+        self.first_word_most_significant = first_word_most_significant
+        self.instruction_bits = word_bits * words_per_instruction
+        self.fields = dict(fields)
+        self.operands = dict(operands)
+        self.forms = list(forms)
+        self.operand_separator = re.compile(operand_separator)
+        self.case_sensitive = case_sensitive
+        self.trailing_modifier = trailing_modifier
+        self.describe_unknown = describe_unknown or (lambda value: "unknown instruction")
+        self._compiled = [self._compile(f) for f in self.forms]
+        self._check_unambiguous()
+        self._buckets = self._bucket_by_common_bits()
+
+    # -- derivation ---------------------------------------------------------------------
+
+    def _compile(self, declared: Form) -> _CompiledForm:
+        mask = match = 0
+        for name, value in declared.fixed:
+            bitfield = self.fields[name]
+            mask |= bitfield.mask
+            match = bitfield.insert(match, value)
+        used = mask
+        for placeholder in declared.placeholders:
+            operand = self.operands[placeholder]
+            used |= self.fields[operand.field].mask
+        head = declared.template.split()[0]
+        pieces = []
+        position = 0
+        for found in _PLACEHOLDER.finditer(head):
+            pieces.append(re.escape(head[position:found.start()]))
+            name = found.group(1)
+            pieces.append(f"(?P<{name}>{self.operands[name].kind.pattern()})")
+            position = found.end()
+        pieces.append(re.escape(head[position:]))
+        flags = 0 if self.case_sensitive else re.IGNORECASE
+        return _CompiledForm(declared, mask, match, used, re.compile("".join(pieces) + r"\Z", flags))
+
+    def _check_unambiguous(self) -> None:
+        seen: dict[tuple[int, int], str] = {}
+        for compiled in self._compiled:
+            key = (compiled.mask, compiled.match)
+            if key in seen:
+                raise ValueError(f"{self.name}: forms {seen[key]!r} and {compiled.form.template!r} share an encoding")
+            seen[key] = compiled.form.template
+
+    def _bucket_by_common_bits(self) -> dict[int, list[_CompiledForm]]:
+        self._common_mask = reduce(lambda a, b: a & b, (c.mask for c in self._compiled), (1 << self.instruction_bits) - 1)
+        buckets: dict[int, list[_CompiledForm]] = {}
+        for compiled in self._compiled:
+            buckets.setdefault(compiled.match & self._common_mask, []).append(compiled)
+        for candidates in buckets.values():
+            candidates.sort(key=lambda c: bin(c.mask).count("1"), reverse=True)
+        return buckets
+
+    def unused_bits(self, template: str) -> int:
+        """Bits of the instruction that form ``template`` neither fixes nor reads."""
+        compiled = next(c for c in self._compiled if c.form.template == template)
+        return ((1 << self.instruction_bits) - 1) & ~compiled.used
+
+    # -- decode / encode ----------------------------------------------------------------
+
+    def decode(self, words: Sequence[int], address: int = 0) -> Instruction:
+        """The instruction at the start of ``words``; never raises for in-range words."""
+        count = self.words_per_instruction
+        taken = tuple(words[:count])
+        if len(taken) < count:
+            return data_item(taken, address, f"truncated: {count} words needed")
+        value = combine_words(taken, self.word_bits, self.first_word_most_significant)
+        for compiled in self._buckets.get(value & self._common_mask, ()):
+            if value & compiled.mask != compiled.match:
+                continue
+            instruction = self._instruction_from_value(compiled, value, address, taken)
+            stray = value & ~compiled.used & ((1 << self.instruction_bits) - 1)
+            if stray:
+                text = self.format(instruction)
+                return data_item(taken, address, f"= {text}, unused bits set (0x{stray:x})")
+            return instruction
+        return data_item(taken, address, self.describe_unknown(value))
+
+    def _instruction_from_value(self, compiled: _CompiledForm, value: int, address: int,
+                                words: tuple[int, ...]) -> Instruction:
+        values = tuple((name, self.fields[self.operands[name].field].extract(value))
+                       for name in compiled.form.placeholders)
+        return Instruction(compiled.form.mnemonic, values, compiled.form, compiled.form.template, address, words)
+
+    def encode(self, instruction: Instruction) -> tuple[int, ...]:
+        if instruction.is_data:
+            return tuple(value for _, value in instruction.values)
+        compiled = next(c for c in self._compiled if c.form is instruction.form)
+        value = compiled.match
+        for name, field_value in instruction.values:
+            value = self.fields[self.operands[name].field].insert(value, field_value)
+        return split_words(value, self.words_per_instruction, self.word_bits, self.first_word_most_significant)
+
+    # -- print --------------------------------------------------------------------------
+
+    def format(self, instruction: Instruction) -> str:
+        if instruction.is_data:
+            hex_digits = (self.word_bits + 3) // 4
+            return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
+        values = dict(instruction.values)
+        return _PLACEHOLDER.sub(lambda m: self.operands[m.group(1)].kind.format(values[m.group(1)]),
+                                instruction.form.template)
+
+    # -- parse --------------------------------------------------------------------------
+
+    def parse(self, text: str, context: ParseContext | None = None) -> Instruction:
+        """One statement (no label, no comment) → Instruction; SourceError on bad text."""
+        context = context or ParseContext()
+        tokens = split_statement(text, self.operand_separator)
+        if not tokens:
+            raise SourceError("expected an instruction", 1)
+        head, head_column = tokens[0]
+        if head == DATA:
+            return self._parse_data(tokens[1:], context)
+        candidates = [(c, m) for c in self._compiled if (m := c.mnemonic_regex.match(head))]
+        if not candidates:
+            raise SourceError(f"unknown instruction '{head}'", head_column, len(head))
+        first_error: SourceError | None = None
+        for compiled, match in candidates:
+            try:
+                return self._parse_with(compiled, match, tokens, context)
+            except SourceError as error:
+                first_error = first_error or error
+        raise first_error
+
+    def _parse_with(self, compiled: _CompiledForm, match: re.Match[str],
+                    tokens: list[tuple[str, int]], context: ParseContext) -> Instruction:
+        declared = compiled.form
+        head, head_column = tokens[0]
+        values = {name: self.operands[name].kind.parse(text, context)
+                  for name, text in match.groupdict().items()}
+        operand_tokens = tokens[1:]
+        templates = [t for t, _ in split_operands(declared.operand_text, self.operand_separator)]
+        trailing = self.trailing_modifier
+        if trailing in values and len(operand_tokens) == len(templates) + 1:
+            text, column = operand_tokens.pop()
+            kind = self.operands[trailing].kind
+            if values[trailing] != getattr(kind, "default", None):
+                title = self.operands[trailing].title or trailing
+                raise SourceError(f"'{head}' already carries a {title}; "
+                                  f"give it either as a suffix or as a last operand", column, len(text))
+            values[trailing] = self._parse_operand(trailing, text, column, context)
+        if len(operand_tokens) != len(templates):
+            expected = " ".join([declared.mnemonic, *templates]) if templates else declared.mnemonic
+            column = operand_tokens[len(templates)][1] if len(operand_tokens) > len(templates) else head_column
+            raise SourceError(f"'{declared.mnemonic}' takes {len(templates)} operand"
+                              f"{'' if len(templates) == 1 else 's'} ({expected}), "
+                              f"got {len(operand_tokens)}", column)
+        for template, (text, column) in zip(templates, operand_tokens):
+            name = _PLACEHOLDER.fullmatch(template)
+            if name is None:
+                raise NotImplementedError(f"operand template {template!r}: only plain placeholders are supported")
+            values[name.group(1)] = self._parse_operand(name.group(1), text, column, context)
+        ordered = tuple((name, values[name]) for name in declared.placeholders)
+        return Instruction(declared.mnemonic, ordered, declared, declared.template)
+
+    def _parse_operand(self, name: str, text: str, column: int, context: ParseContext) -> int:
+        operand = self.operands[name]
+        try:
+            value = operand.kind.parse(text, context)
+        except SourceError as error:
+            raise SourceError(error.message, column + error.col - 1, error.length) from None
+        bitfield = self.fields[operand.field]
+        if not bitfield.fits(value):
+            raise SourceError(f"{value} is out of range ({bitfield.minimum} to {bitfield.maximum})",
+                              column, len(text))
+        if (context.final and operand.allowed is not None and value not in operand.allowed
+                and operand.unlock not in context.unlocked):
+            raise SourceError(operand.refusal.format(text=text), column, len(text))
+        return value
+
+    def _parse_data(self, tokens: list[tuple[str, int]], context: ParseContext) -> Instruction:
+        if not tokens:
+            raise SourceError(f"'{DATA}' needs at least one value", 1)
+        limit = (1 << self.word_bits) - 1
+        words = []
+        for text, column in tokens:
+            try:
+                value = evaluate(text, context.lookup)
+            except SourceError as error:
+                raise SourceError(error.message, column + error.col - 1, error.length) from None
+            if not -(limit + 1) // 2 <= value <= limit:
+                raise SourceError(f"{value} does not fit in a {self.word_bits}-bit word", column, len(text))
+            words.append(value & limit)
+        return data_item(words)
+
+
+def split_statement(text: str, separator: re.Pattern[str]) -> list[tuple[str, int]]:
+    """(token, column) pairs: the mnemonic (up to the first blank), then the operands."""
+    head = re.match(r"\s*(\S+)\s*", text)
+    if head is None:
+        return []
+    rest = split_operands(text[head.end():], separator)
+    return [(head.group(1), head.start(1) + 1)] + [(token, column + head.end()) for token, column in rest]
+
+
+def split_operands(text: str, separator: re.Pattern[str]) -> list[tuple[str, int]]:
+    """Split a statement into (token, column) pairs; separators inside brackets don't split."""
+    tokens: list[tuple[str, int]] = []
+    depth = 0
+    start: int | None = None
+    position = 0
+    while position < len(text):
+        character = text[position]
+        if depth == 0 and (match := separator.match(text, position)) and match.end() > position:
+            if start is not None:
+                tokens.append((text[start:position], start + 1))
+                start = None
+            position = match.end()
+            continue
+        if start is None:
+            start = position
+        if character in "([{":
+            depth += 1
+        elif character in ")]}":
+            depth = max(0, depth - 1)
+        position += 1
+    if start is not None:
+        tokens.append((text[start:].rstrip(), start + 1))
+    return tokens

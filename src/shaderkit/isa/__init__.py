@@ -1,0 +1,27 @@
+"""The processors shaderkit knows, each a package with a public ``ISA`` object.
+
+``get(name, **options)`` is the only way the CLI and ``render/`` reach an ISA, and
+the one registry line per processor lives here.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..core.diagnostics import InputError
+
+REGISTRY = {
+    "tpp": "shaderkit.isa.tpp",
+}
+
+
+def names() -> list[str]:
+    return sorted(REGISTRY)
+
+
+def get(name: str, **options):
+    """The ISA object for ``name``; options such as ``rev`` select a variant."""
+    module_name = REGISTRY.get(name.lower())
+    if module_name is None:
+        raise InputError(f"unknown processor '{name}' (known: {', '.join(names())})")
+    return importlib.import_module(module_name).make_isa(**options)

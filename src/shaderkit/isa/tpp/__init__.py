@@ -1,0 +1,123 @@
+"""Tiny Pixel Processor (TinyTapeout ``tt_um_pixel_processor``): the public face.
+
+:class:`TinyPixelProcessor` is the ``ISA`` object the CLI uses: assembler and
+disassembler derived from :mod:`.spec`, the 20-slot program image, the two emulators
+(:mod:`.simple` per block, :mod:`.exact` per clock) and the UART upload (:mod:`.uart`).
+
+Choices where the spec leaves room (documented in the README too):
+
+* Both the suffix form (``ADDLT R0 RT``) and the datasheet form (``ADD R0 RT LT``) are
+  accepted; mnemonics and registers are case-insensitive; ``//`` and ``;`` start comments.
+* Comment lines do not occupy a slot (the upstream flasher turns them into NOPs), and
+  ``##devMode##`` is a directive, not a word: it allows writes to RX/RY/RT/RR, as
+  ``.allow special-writes`` does.
+* OUT lines are kept where they stand (the upstream flasher drops them).
+* A program may fill slots 0–18; using slot 18 gives a warning (the standard flasher
+  keeps it NOP and it already sees RX + 1). A 20th instruction is accepted only if it
+  is ``OUT R0``, the fixed contents of slot 19.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...core.asm import Assembler, Program
+from ...core.diagnostics import DiagnosticError, InputError
+from ...core.disasm import disassemble, listing
+from ...core.spec import Instruction, ParseContext
+from .opcodes import DEFAULT_REVISION, REVISIONS
+from .spec import SPECIAL_WRITES, description
+
+SLOTS = 20
+USER_SLOTS = 19  # slots 0–18; slot 19 is not writable
+FLASHER_SLOTS = 18  # the standard flasher pads slot 18 with NOP
+SLOT19_WORD = 0x6003  # OUT R0
+PADDING_WORD = 0x0000  # what the flasher pads with (NOP, condition EQ)
+CHIP_FPS = 60.0
+
+
+@dataclass
+class TppProgram:
+    program: Program
+    image: list[int]
+
+    @property
+    def words(self) -> list[int]:
+        return self.program.words
+
+
+class TinyPixelProcessor:
+    name = "tpp"
+    word_bits = 16
+    byte_order = "big"
+
+    def __init__(self, rev: str = DEFAULT_REVISION):
+        rev = str(rev).upper()
+        if rev not in REVISIONS:
+            raise InputError(f"unknown TPP revision '{rev}' (use A or B)")
+        self.rev = rev
+        self.description = description(rev)
+        self.assembler = Assembler(self.description, comment_prefixes=("//", ";"),
+                                   line_aliases={"##devMode##": f".allow {SPECIAL_WRITES}"})
+
+    # -- the generic face -----------------------------------------------------------------
+
+    def decode(self, words: Sequence[int], address: int = 0) -> Instruction:
+        return self.description.decode(words, address)
+
+    def encode(self, instruction: Instruction) -> tuple[int, ...]:
+        return self.description.encode(instruction)
+
+    def format(self, instruction: Instruction) -> str:
+        return self.description.format(instruction)
+
+    def parse(self, text: str, *, special_writes: bool = False) -> Instruction:
+        return self.description.parse(text, ParseContext(unlocked={SPECIAL_WRITES} if special_writes else set()))
+
+    def assemble(self, source: str, filename: str = "<input>", reader=None) -> TppProgram:
+        kwargs = {"reader": reader} if reader else {}
+        program = self.assembler.assemble(source, filename, **kwargs)
+        return TppProgram(program, self.image(program))
+
+    def image(self, program: Program) -> list[int]:
+        """The 20-slot instruction memory: the program, NOP padding, ``OUT R0`` in slot 19."""
+        words = program.words
+        if len(words) == SLOTS and words[-1] == SLOT19_WORD:
+            words = words[:-1]
+        if len(words) > USER_SLOTS:
+            raise program.error_at(USER_SLOTS, f"program too long: {len(words)} instructions, but only "
+                                   f"slots 0-18 hold code (slot 19 is fixed to OUT R0)")
+        if len(words) == USER_SLOTS:
+            program.warnings.append(program.diagnostic(
+                FLASHER_SLOTS, "slot 18 is used: the standard flasher keeps it NOP, and it runs "
+                "after RX has already advanced to the next block", "warning"))
+        return list(words) + [PADDING_WORD] * (USER_SLOTS - len(words)) + [SLOT19_WORD]
+
+    def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
+        return listing(self.description, self.decode_all(words), addresses=addresses)
+
+    def decode_all(self, words: Sequence[int]) -> list[Instruction]:
+        return disassemble(self.description, list(words))
+
+    # -- running --------------------------------------------------------------------------
+
+    def machine(self, image: Sequence[int], **options):
+        from .exact import ExactMachine
+        return ExactMachine(check_image(image), rev=self.rev, **options)
+
+
+def check_image(image: Sequence[int]) -> list[int]:
+    words = [int(w) for w in image]
+    if len(words) == USER_SLOTS:
+        words.append(SLOT19_WORD)
+    if len(words) != SLOTS or not all(0 <= w <= 0xFFFF for w in words):
+        raise InputError(f"a TPP image has {SLOTS} 16-bit words (got {len(words)})")
+    return words
+
+
+def make_isa(rev: str = DEFAULT_REVISION, **_ignored) -> TinyPixelProcessor:
+    return TinyPixelProcessor(rev)
+
+
+__all__ = ["TinyPixelProcessor", "TppProgram", "make_isa", "DiagnosticError", "SLOTS", "SLOT19_WORD"]

@@ -1,0 +1,72 @@
+"""The declarative description of the Tiny Pixel Processor's 16-bit instruction word.
+
+``OOOOO AAA BBBIII CC``: opcode 15–11, register a 10–8, register b 7–5 overlapping
+the immediate 7–2, condition 1–0. The two hardware revisions differ only in OUT's
+source field and in whether the ROM opcodes 18–23 exist (spec section 10).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ...core.bits import bits
+from ...core.spec import Choice, Description, Immediate, Operand, Registers, form
+from .opcodes import OPCODES, ROM_OPCODES, decoded_mnemonics
+
+FIELDS = {
+    "op": bits("15:11"),
+    "a": bits("10:8"),
+    "b": bits("7:5"),
+    "imm": bits("7:2"),
+    "cond": bits("1:0"),
+}
+
+REGISTERS = Registers({
+    0: ("R0",), 1: ("R1",), 2: ("R2",), 3: ("R3",),
+    4: ("RX", "R4"), 5: ("RY", "R5"), 6: ("RT", "R6"), 7: ("RR", "R7"),
+})
+CONDITIONS = Choice({0: "EQ", 1: "GT", 2: "LT", 3: ""})
+GENERAL_PURPOSE = frozenset(range(4))
+SPECIAL_WRITES = "special-writes"
+
+OPERANDS = {
+    "cond": Operand("cond", CONDITIONS, title="condition"),
+    "rd": Operand("a", REGISTERS, allowed=GENERAL_PURPOSE, unlock=SPECIAL_WRITES,
+                  refusal="'{text}' is a hardware register: destinations are R0-R3 "
+                          "(write it anyway with '.allow special-writes' or a '##devMode##' line)"),
+    "ra": Operand("a", REGISTERS),
+    "rs": Operand("b", REGISTERS),
+    "imm": Operand("imm", Immediate("#")),
+}
+
+# How each mnemonic reads; the opcode comes from the shared opcode table.
+SYNTAX = {
+    "NOP": "", "SET": "{rd} {imm}", "MOV": "{rd} {rs}", "ADD": "{rd} {rs}", "SUB": "{rd} {rs}",
+    "SL": "{rd} {imm}", "SR": "{rd} {imm}", "AND": "{rd} {rs}", "NAND": "{rd} {rs}",
+    "OR": "{rd} {rs}", "NOR": "{rd} {rs}", "XOR": "{rd} {rs}", "SIN": "{rd} {rs}",
+    "RAMP": "{rd} {rs}", "SAW": "{rd} {rs}", "COMP": "{ra} {rs}",
+    "FH": "{rd}", "HSD": "{rd}", "TT": "{rd}", "Credits": "{rd}", "FlagP": "{rd}", "ESE": "{rd}",
+}
+OUT_SYNTAX = {"A": "{ra}", "B": "{rs}"}
+
+
+def describe_unknown(rev: str):
+    def describe(word: int) -> str:
+        opcode = word >> 11
+        if opcode == 14:
+            return "opcode 14 ('Rand' in the RTL) is not decoded: executes as NOP"
+        if opcode in ROM_OPCODES and rev == "A":
+            name = next(n for n, op in OPCODES.items() if op == opcode)
+            return f"opcode {opcode} ({name} on rev B) is not decoded on rev A: executes as NOP"
+        return f"opcode {opcode} is not decoded: executes as NOP"
+    return describe
+
+
+@cache
+def description(rev: str) -> Description:
+    syntax = dict(SYNTAX, OUT=OUT_SYNTAX[rev])
+    forms = [form(f"{name}{{cond}} {syntax[name]}".strip(), op=opcode)
+             for opcode, name in sorted(decoded_mnemonics(rev).items())]
+    return Description(
+        f"tpp-rev{rev}", word_bits=16, fields=FIELDS, operands=OPERANDS, forms=forms,
+        trailing_modifier="cond", describe_unknown=describe_unknown(rev))

@@ -1,0 +1,11 @@
+"""Rendering output: turning frames (uint8 RGB arrays) into image and video files."""
+
+from shaderkit.render.images import (
+    colours6_to_rgb,
+    palette_rgb6,
+    save_animation,
+    save_image,
+    scale_nearest,
+)
+
+__all__ = ["colours6_to_rgb", "palette_rgb6", "save_animation", "save_image", "scale_nearest"]
