@@ -148,7 +148,9 @@ class Assembler:
             # Labels from the first pass are known everywhere in the second (forward references).
             context.symbols.update(labels)
         defined: dict[str, SourceLine] = {}
-        program = Program([], [], symbols, unlocked)
+        # The live table (ParseContext copies what it is given), so the first pass's
+        # labels reach the second through ``program.symbols``.
+        program = Program([], [], context.symbols, unlocked)
         address = 0
 
         def report(line: SourceLine, column: int, message: str, length: int = 1) -> None:

@@ -67,7 +67,7 @@ def _checked_options(fmt: str, word_bits: int, byte_order: str, source: str) -> 
         raise _error(source, f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     if type(word_bits) is not int or word_bits not in WORD_BITS:
         raise _error(source, f"unsupported word size {word_bits!r} bits (expected one of {WORD_BITS})")
-    if byte_order not in set(ByteOrder):
+    if byte_order not in [order.value for order in ByteOrder]:
         choices = ", ".join(ByteOrder)
         raise _error(source, f"unknown byte order {byte_order!r} (expected one of {choices})")
     if byte_order == ByteOrder.BIG_HALFSWAP and word_bits % 32:

@@ -40,7 +40,12 @@ def evaluate(text: str, lookup: SymbolLookup) -> int:
         raise SourceError(f"malformed expression {stripped!r}", min(column, len(text)) or 1) from None
     except ValueError:
         raise SourceError(f"malformed expression {stripped!r}", leading + 1) from None
-    return _value(tree.body, lookup, leading)
+    except (RecursionError, MemoryError):  # CPython's parser gives up on deep nesting this way
+        raise SourceError("expression nested too deeply", leading + 1) from None
+    try:
+        return _value(tree.body, lookup, leading)
+    except RecursionError:
+        raise SourceError("expression nested too deeply", leading + 1) from None
 
 
 def _value(node: ast.AST, lookup: SymbolLookup, leading: int) -> int:

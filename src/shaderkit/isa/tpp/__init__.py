@@ -15,6 +15,8 @@ Choices where the spec leaves room (documented in the README too):
 * A program may fill slots 0–18; using slot 18 gives a warning (the standard flasher
   keeps it NOP and it already sees RX + 1). A 20th instruction is accepted only if it
   is ``OUT R0``, the fixed contents of slot 19.
+* A disassembly listing of words that write RX/RY/RT/RR starts with an
+  ``.allow special-writes`` line, so every listing re-assembles to the same words.
 """
 
 from __future__ import annotations
@@ -95,7 +97,17 @@ class TinyPixelProcessor:
         return list(words) + [PADDING_WORD] * (USER_SLOTS - len(words)) + [SLOT19_WORD]
 
     def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
-        return listing(self.description, self.decode_all(words), addresses=addresses)
+        instructions = self.decode_all(words)
+        text = listing(self.description, instructions, addresses=addresses)
+        # Decoded words may write RX/RY/RT/RR; the listing must still re-assemble.
+        if any(self._writes_special(instruction) for instruction in instructions):
+            text = f".allow {SPECIAL_WRITES}\n" + text
+        return text
+
+    def _writes_special(self, instruction: Instruction) -> bool:
+        operands = self.description.operands
+        return any(operands[name].unlock == SPECIAL_WRITES and value not in operands[name].allowed
+                   for name, value in instruction.values if name in operands)
 
     def decode_all(self, words: Sequence[int]) -> list[Instruction]:
         return disassemble(self.description, list(words))

@@ -164,3 +164,12 @@ def lfsr_step(value):
     bit0 = value & 1
     bit5 = (value >> 5) & 1
     return (bit0 << 5) | ((bit5 ^ bit0) << 4) | ((value >> 1) & 0b1111)
+
+# Which of the two register fields each mnemonic reads ("a" = bits 10–8, "b" = bits 7–5).
+# OUT is listed per revision in hardware.py, since its source field moved.
+READS: dict[str, tuple[str, ...]] = {
+    "NOP": (), "SET": (), "MOV": ("b",), "SL": ("a",), "SR": ("a",),
+    "SIN": ("b",), "RAMP": ("b",), "SAW": ("b",),
+    **{name: ("a", "b") for name in ("ADD", "SUB", "AND", "NAND", "OR", "NOR", "XOR", "COMP")},
+    **{name: () for name in ROM_MNEMONICS},
+}
