@@ -13,6 +13,7 @@ for machine limits, reporting problems through :meth:`Program.error_at`.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -102,7 +103,11 @@ class Assembler:
     # -- reading ------------------------------------------------------------------------
 
     def _expand(self, source: str, filename: str, reader: SourceReader, errors: list[Diagnostic],
-                depth: int) -> list[SourceLine]:
+                depth: int, including: tuple[str, ...] = ()) -> list[SourceLine]:
+        # The files being expanded, outermost first: a cycle is reported at once rather
+        # than found by the depth limit (a file including itself twice would otherwise
+        # expand 2**MAX_INCLUDE_DEPTH times).
+        including = (*including, os.path.normpath(filename))
         lines: list[SourceLine] = []
         for number, text in enumerate(source.splitlines(), start=1):
             line = SourceLine(filename, number, text)
@@ -120,13 +125,17 @@ class Assembler:
                 errors.append(self._diagnostic(line, column, f"includes nested deeper than {MAX_INCLUDE_DEPTH} (a cycle?)"))
                 continue
             path = Path(filename).parent / argument[1:-1]
+            if os.path.normpath(path) in including:
+                errors.append(self._diagnostic(line, column, f"include cycle: '{argument[1:-1]}' "
+                                               "is already being included", len(argument)))
+                continue
             try:
                 included = reader(path)
             except (OSError, UnicodeDecodeError) as error:
                 reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
                 errors.append(self._diagnostic(line, column, f"cannot include '{argument[1:-1]}': {reason}", len(argument)))
                 continue
-            lines.extend(self._expand(included, str(path), reader, errors, depth + 1))
+            lines.extend(self._expand(included, str(path), reader, errors, depth + 1, including))
         return lines
 
     def _strip_comment(self, text: str) -> str:

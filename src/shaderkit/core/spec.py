@@ -399,7 +399,8 @@ class Description:
                                   f"give it either as a suffix or as a last operand", column, len(text))
             values[trailing] = self._parse_operand(trailing, text, column, context)
         if len(operand_tokens) != len(templates):
-            expected = " ".join([declared.mnemonic, *templates]) if templates else declared.mnemonic
+            # Operand names without the template's braces: "ADD rd rs".
+            expected = " ".join([declared.mnemonic, *(_PLACEHOLDER.sub(r"\1", t) for t in templates)])
             column = operand_tokens[len(templates)][1] if len(operand_tokens) > len(templates) else head_column
             raise SourceError(f"'{declared.mnemonic}' takes {len(templates)} operand"
                               f"{'' if len(templates) == 1 else 's'} ({expected}), "

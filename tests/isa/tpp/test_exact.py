@@ -191,7 +191,7 @@ def test_rr_is_zero_until_first_reseed_in_frame_0():
     frame = one_frame(image(word(MOV, a=0, b=RR)), k=0)
     assert not frame[0].any()
     assert not frame[1, :10].any()
-    assert frame[1, 10] == lfsr_step(2)
+    assert frame[1, 10] == lfsr_step(1)  # block 1 of line 1 (RY = 0): step(RY + 1)
 
 
 def test_frame_0_line_0_has_no_pre_roll():
@@ -216,7 +216,14 @@ def test_write_slot_takes_effect():
     machine.write_slot(19, word(SET, a=0, imm=7))  # slot 19 is not writable: ignored
     assert machine.words[19] == OUT_R0
     frame = machine.run_frame()
-    assert np.array_equal(frame, one_frame(image(word(MOV, a=0, b=RY)), k=1))
+    fresh = one_frame(image(word(MOV, a=0, b=RY)), k=1)
+    # Block 0 of line 0 shows the pre-roll run, which ran the old program on line 524;
+    # slot 0 of run G1 was fetched in frame 0's last clock, so it still executes the old
+    # word (MOV R0 RX with RX = 1) after the write.
+    assert np.all(frame[0, :10] == 0)
+    assert np.all(frame[0, 10:20] == 1)
+    assert np.array_equal(frame[0, 20:], fresh[0, 20:])
+    assert np.array_equal(frame[1:], fresh[1:])
 
 
 def test_write_slot_mid_frame():

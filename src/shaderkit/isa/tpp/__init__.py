@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 from ...core.asm import Assembler, Program
 from ...core.diagnostics import DiagnosticError, InputError
-from ...core.disasm import disassemble, listing
+from ...core.disasm import disassemble, listing, warnings
 from ...core.spec import Instruction, ParseContext
+from . import uart
 from .opcodes import DEFAULT_REVISION, REVISIONS
 from .spec import SPECIAL_WRITES, description
 
@@ -112,11 +113,37 @@ class TinyPixelProcessor:
     def decode_all(self, words: Sequence[int]) -> list[Instruction]:
         return disassemble(self.description, list(words))
 
+    def disassembly_warnings(self, words: Sequence[int]) -> list[str]:
+        return warnings(self.decode_all(words))
+
     # -- running --------------------------------------------------------------------------
 
     def machine(self, image: Sequence[int], **options):
+        """The exact cycle model, at reset with ``image`` preloaded."""
         from .exact import ExactMachine
         return ExactMachine(check_image(image), rev=self.rev, **options)
+
+    def run_session(self, image: Sequence[int], *, model: str = "auto", divisor: int = 5):
+        from .machine import RunSession
+        return RunSession(check_image(image), self.rev, model, divisor)
+
+    def benchmark(self, seconds: float = 2.0):
+        from .bench import run_benchmark
+        return run_benchmark(self.rev, seconds)
+
+    # -- flashing -------------------------------------------------------------------------
+
+    def upload_bytes(self, image: Sequence[int] | None, time_divisor: int | None = None) -> bytes:
+        """The standard upload of ``image`` (60 bytes), then the divisor command if asked."""
+        if time_divisor is not None and self.rev == "A":
+            raise InputError("rev A has a fixed time divisor: --time-divisor needs rev B")
+        data = uart.upload_bytes(check_image(image)) if image is not None else b""
+        return data + (uart.divisor_byte(time_divisor) if time_divisor is not None else b"")
+
+    format_bytes = staticmethod(uart.format_bytes)
+
+    def send(self, data: bytes, port: str | None = None) -> None:
+        uart.send(data, port)
 
 
 def check_image(image: Sequence[int]) -> list[int]:

@@ -1,0 +1,220 @@
+"""The ``shaderkit`` command: asm, disasm, run, flash and bench.
+
+Every user error ends as one message on stderr and exit code 2 (source errors as
+``file:line:col: error: …`` with the line and a caret); outputs are written
+atomically, so a failed command leaves no partial file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import isa as isas
+from .core import binfmt
+from .core.diagnostics import EXIT_BAD_INPUT, InputError, ShaderkitError
+from .core.fileio import write_bytes_atomic
+
+SOURCE_SUFFIXES = (".s", ".asm", ".tpp")
+
+
+class ShaderkitGroup(click.Group):
+    """Turns the project's errors into a message and exit code 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ShaderkitError as error:
+            click.echo(error.render(), err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            sys.stderr.close()
+            ctx.exit(0)
+
+
+machine_option = click.option("-m", "--machine", "machine", required=True,
+                              type=click.Choice(isas.names(), case_sensitive=False),
+                              help="Processor.")
+rev_option = click.option("--rev", default="B", show_default=True, type=click.Choice(["A", "B"], case_sensitive=False),
+                          help="Hardware revision (TPP).")
+
+
+def read_input(path: str) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read '{path}': {error.strerror or error}") from None
+
+
+def print_warnings(warnings) -> None:
+    for warning in warnings:
+        click.echo(warning.render(), err=True)
+
+
+def load_program(processor, path: str, input_format: str | None):
+    """Assemble a source file, or read a binary image in any container format."""
+    data = read_input(path)
+    is_source = input_format == "source" or (input_format is None and path.lower().endswith(SOURCE_SUFFIXES))
+    if is_source:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{path}: not UTF-8 text") from None
+        assembled = processor.assemble(text, path)
+        print_warnings(assembled.program.warnings)
+        return assembled.image
+    fmt = input_format or binfmt.detect_format(data, path)
+    words = binfmt.read_words(data, fmt, word_bits=processor.word_bits, byte_order=processor.byte_order, source=path)
+    return words
+
+
+def write_output(output: str | None, data: bytes) -> None:
+    if output is None or output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        try:
+            write_bytes_atomic(output, data)
+        except OSError as error:
+            raise InputError(f"cannot write '{output}': {error.strerror or error}") from None
+
+
+@click.group(cls=ShaderkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="shaderkit")
+def main() -> None:
+    """Assemblers, disassemblers and emulators for graphics and video processors."""
+
+
+@main.command()
+@machine_option
+@rev_option
+@click.argument("source")
+@click.option("-f", "--format", "fmt", default="hex", show_default=True, type=click.Choice(binfmt.FORMATS),
+              help="Output container.")
+@click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex output.")
+@click.option("-o", "--output", default=None, help="Output file (default: standard output).")
+def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, output: str | None) -> None:
+    """Assemble SOURCE into a program image."""
+    processor = isas.get(machine, rev=rev)
+    image = load_program(processor, source, "source")
+    data = binfmt.write_words(image, fmt, word_bits=processor.word_bits,
+                              byte_order=byte_order or processor.byte_order, name=Path(source).stem or "program")
+    write_output(output, data)
+
+
+@main.command()
+@machine_option
+@rev_option
+@click.argument("binary")
+@click.option("-f", "--format", "fmt", default=None, type=click.Choice(binfmt.FORMATS),
+              help="Input container (default: from the file name and contents).")
+@click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex input.")
+@click.option("--addresses/--no-addresses", default=True, show_default=True,
+              help="Show address and words in a comment after each instruction.")
+@click.option("-o", "--output", default=None, help="Output file (default: standard output).")
+def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str | None, addresses: bool,
+           output: str | None) -> None:
+    """Disassemble BINARY into source that re-assembles to the same words."""
+    processor = isas.get(machine, rev=rev)
+    data = read_input(binary)
+    fmt = fmt or binfmt.detect_format(data, binary)
+    words = binfmt.read_words(data, fmt, word_bits=processor.word_bits,
+                              byte_order=byte_order or processor.byte_order, source=binary)
+    text = processor.disassemble(words, addresses=addresses)
+    for line in processor.disassembly_warnings(words):
+        click.echo(f"{binary}: warning: {line}", err=True)
+    write_output(output, text.encode("utf-8"))
+
+
+@main.command()
+@machine_option
+@rev_option
+@click.argument("program")
+@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *binfmt.FORMATS)),
+              help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
+@click.option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
+              help="Emulator: auto picks simple only where it is proven exact.")
+@click.option("--rt", type=click.IntRange(0, 63), default=None, help="Render the first frame whose RT is this.")
+@click.option("--frame", type=click.IntRange(0, None), default=None, help="Render this frame after reset.")
+@click.option("--frames", type=click.IntRange(1, None), default=None, help="Render an animation of this many frames.")
+@click.option("--fps", type=click.FloatRange(0, 60, min_open=True), default=20.0, show_default=True,
+              help="Playback rate of the animation; frames are taken in real chip time.")
+@click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="Time divisor N.")
+@click.option("--scale", type=click.IntRange(1, 40), default=10, show_default=True,
+              help="Pixels per dekapixel: 10 = 640x480, 1 = the 64x48 logical picture.")
+@click.option("--progress/--no-progress", default=True, help="Progress bar for animations.")
+@click.option("-o", "--output", required=True, help="Output .png, or .gif/.mp4 with --frames.")
+def run(machine: str, rev: str, program: str, input_format: str | None, model: str, rt: int | None,
+        frame: int | None, frames: int | None, fps: float, divisor: int, scale: int, progress: bool,
+        output: str) -> None:
+    """Run PROGRAM and render a frame or an animation."""
+    processor = isas.get(machine, rev=rev)
+    image = load_program(processor, program, input_format)
+    requests = sum(option is not None for option in (rt, frame, frames))
+    if requests > 1:
+        raise InputError("give only one of --rt, --frame and --frames")
+    movie = frames is not None
+    suffix = Path(output).suffix.lower()
+    if movie and suffix not in (".gif", ".mp4"):
+        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
+    if not movie and suffix != ".png":
+        raise InputError(f"cannot write a frame to '{output}': use .png (or --frames for .gif/.mp4)")
+    session = processor.run_session(image, model=model, divisor=divisor)
+    for reason in session.notes:
+        click.echo(f"{program}: note: {reason}", err=True)
+    from .render import save_animation, save_image
+    if movie:
+        save_animation(output, session.animation(frames, fps, scale), fps=fps, count=frames, progress=progress)
+    elif frame is not None:
+        save_image(output, session.frame(frame, scale))
+    else:
+        save_image(output, session.frame_with_rt(1 if rt is None else rt, scale))
+
+
+@main.command()
+@machine_option
+@rev_option
+@click.argument("program", required=False)
+@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *binfmt.FORMATS)),
+              help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
+@click.option("--port", default=None, help="Serial port (default: the first USB serial port).")
+@click.option("--time-divisor", type=click.IntRange(0, 63), default=None, help="Also send the time divisor command.")
+@click.option("--dry-run", is_flag=True, help="Print the bytes instead of sending them.")
+@click.option("-o", "--output", default=None, help="Write the raw bytes to this file instead of sending them.")
+def flash(machine: str, rev: str, program: str | None, input_format: str | None, port: str | None,
+          time_divisor: int | None, dry_run: bool, output: str | None) -> None:
+    """Upload PROGRAM over UART (9600 8N1)."""
+    processor = isas.get(machine, rev=rev)
+    if program is None and time_divisor is None:
+        raise InputError("nothing to send: give a program and/or --time-divisor")
+    image = load_program(processor, program, input_format) if program is not None else None
+    data = processor.upload_bytes(image, time_divisor)
+    if dry_run:
+        click.echo(processor.format_bytes(data))
+    if output:
+        write_output(output, data)
+    if not dry_run and not output:
+        processor.send(data, port)
+
+
+@main.command()
+@machine_option
+@rev_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--seconds", type=click.FloatRange(0.1, 60), default=2.0, show_default=True,
+              help="Time spent on each measurement.")
+def bench(machine: str, rev: str, as_json: bool, seconds: float) -> None:
+    """Measure emulator speed against a naive baseline in the same run."""
+    processor = isas.get(machine, rev=rev)
+    results = processor.benchmark(seconds=seconds)
+    if as_json:
+        click.echo(json.dumps(results.figures, sort_keys=True))
+    else:
+        click.echo(results.report())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
