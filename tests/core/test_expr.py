@@ -137,6 +137,15 @@ def test_empty_expression_message_and_column():
     assert caught.value.col == 4
 
 
+@pytest.mark.parametrize("text, column", [("1 # 2", 3), ("  A#", 4), ("(1 #)", 4)])
+def test_hash_is_not_a_comment(text, column):
+    # Python's tokenizer would drop everything after '#'; an assembler must not
+    with pytest.raises(SourceError) as caught:
+        evaluate(text, lookup)
+    assert caught.value.message.startswith("malformed expression")
+    assert caught.value.col == column
+
+
 def test_syntax_error_column_is_within_the_text():
     with pytest.raises(SourceError) as caught:
         evaluate("  1 + * 2", lookup)

@@ -238,6 +238,8 @@ class Assembler:
             rest = parts[1]
             name_column = column + len(text) - len(rest)
             found = re.match(r"([^\s,]+)\s*,?\s*", rest)
+            if found is None:  # e.g. ".equ , 1": no name before the comma
+                raise SourceError(f"'{parts[0]}' needs a name and a value", name_column, len(rest))
             name, expression = found.group(1), rest[found.end():]
             expression_column = name_column + found.end()
             if not _SYMBOL.match(name):

@@ -33,6 +33,8 @@ def evaluate(text: str, lookup: SymbolLookup) -> int:
     leading = len(text) - len(text.lstrip())
     if not stripped:
         raise SourceError("expected an expression", leading + 1)
+    if "#" in stripped:  # Python would read the rest as a comment and silently drop it
+        raise SourceError(f"malformed expression {stripped!r}", leading + stripped.index("#") + 1)
     try:
         tree = ast.parse(stripped, mode="eval")
     except SyntaxError as error:

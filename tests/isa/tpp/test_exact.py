@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -373,13 +373,24 @@ class ReferenceTPP:
 # Start points: reset; before PixelX 780 of line 9 (RY step, pre-roll re-seed); line 524 (RT).
 START_POINTS = [0, CLOCKS_PER_FRAME + 9 * CLOCKS_PER_LINE + 1500, 2 * CLOCKS_PER_FRAME - 1700]
 WINDOW = 2500
+CHECKPOINT = 100  # compare the whole state this often
 
 any_word = st.integers(0, 0xFFFF)
 # Opcodes 0-23 with every field random, so most words do something.
 useful_word = st.builds(lambda op, rest: (op << 11) | rest, st.integers(0, 23), st.integers(0, 0x7FF))
 
 
+# Slot 17 executes in the clock where PC = 19, so its ALU write meets the RX step and
+# the RR update (which must use RY from before the clock) in that same clock.
+SLOT_17_WRITES_RY = [*[0x0003] * 17, word(SET, a=RY, imm=20), 0x0003]
+SLOT_17_WRITES_RX = [*[0x0003] * 17, word(SET, a=RX, imm=33), word(MOV, a=0, b=RX)]
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(program=SLOT_17_WRITES_RY, rev="B", divisor=5, start=START_POINTS[1], writes=[])
+@example(program=SLOT_17_WRITES_RX, rev="A", divisor=5, start=START_POINTS[1], writes=[])
+@example(program=list(RESET_PROGRAMS["B"][:19]), rev="B", divisor=0, start=START_POINTS[2],
+         writes=[(1, 0, 0x1083), (1, 1, 0x6003), (2, 2, 0x1083), (3, 3, 0x1083)])
 @given(
     program=st.lists(st.one_of(useful_word, any_word), min_size=19, max_size=19),
     rev=st.sampled_from(["A", "B"]),
@@ -393,25 +404,31 @@ def test_matches_reference_stepper(program, rev, divisor, start, writes):
     reference = ReferenceTPP(machine.snapshot(), machine.words, rev)
     rom_reads_before = machine.rom_out_of_range_reads
     samples = []
-    offsets = sorted({offset for offset, _, _ in writes})
+    stops = sorted({offset for offset, _, _ in writes} | set(range(CHECKPOINT, WINDOW + 1, CHECKPOINT)))
     position = 0
-    for offset in [*offsets, WINDOW]:
-        for _ in range(offset - position):
+    for stop in stops:
+        for _ in range(stop - position):
             sample = reference.step()
             if sample:
                 samples.append(sample)
-        machine.run_clocks(offset - position)
-        position = offset
+        machine.run_clocks(stop - position)
+        position = stop
+        assert_same_state(machine, reference)
         for at, slot, w in writes:
-            if at == offset:  # a write while the slot's old word may still be in the pipeline
+            if at == stop:  # a write while the slot's old word may still be in the pipeline
                 machine.write_slot(slot, w)
                 reference.write_slot(slot, w)
-    snapshot = machine.snapshot()
-    assert snapshot["registers"] == reference.regs
-    assert (snapshot["flag"], snapshot["odr"], snapshot["pc"]) == (reference.flag, reference.odr, reference.pc)
-    assert (snapshot["instruction_register"], snapshot["decode_register"]) == (reference.ir, reference.dr)
-    assert (snapshot["time_counter"], snapshot["line_counter"]) == (reference.time_counter, reference.line_counter)
-    assert (snapshot["pixel_x"], snapshot["pixel_y"], snapshot["strobe"]) == (reference.px, reference.py, reference.strobe)
     for x, y, colour in samples:
         assert machine._frame[y, x] == colour, (x, y)
     assert machine.rom_out_of_range_reads - rom_reads_before == reference.rom_reads_out_of_range
+
+
+def assert_same_state(machine, reference):
+    snapshot = machine.snapshot()
+    at = snapshot["clock"]
+    assert snapshot["registers"] == reference.regs, at
+    assert (snapshot["flag"], snapshot["odr"], snapshot["pc"]) == (reference.flag, reference.odr, reference.pc), at
+    assert (snapshot["instruction_register"], snapshot["decode_register"]) == (reference.ir, reference.dr), at
+    assert (snapshot["time_counter"], snapshot["line_counter"]) == (reference.time_counter, reference.line_counter), at
+    assert ((snapshot["pixel_x"], snapshot["pixel_y"], snapshot["strobe"])
+            == (reference.px, reference.py, reference.strobe)), at

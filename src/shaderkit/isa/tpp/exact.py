@@ -387,7 +387,7 @@ class ExactMachine:
             raise InputError(f"TPP instruction word out of range: {word}")
         if slot >= WRITABLE_SLOTS:
             return
-        pass
+        self._keep_in_flight_copy(slot)
         self._words[slot] = word
         self._row_words[slot] = word
         self._program[slot] = decode_slot(word, self.rev)

@@ -1,0 +1,27 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+# Both create (or reuse) the virtual environment in .venv and install what they need.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) examples/gallery.py --out out
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2
+
+bench: $(STAMP)
+	$(VENV)/bin/shaderkit bench -m tpp
+
+clean:
+	rm -rf out .pytest_cache .hypothesis
