@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, reduce
 
 from .bits import BitField, combine_words, split_words
@@ -241,7 +241,8 @@ class _CompiledForm:
 class Description:
     """Everything the generic tools need to know about one instruction set (one revision).
 
-    ``describe_unknown(value)`` gives the note printed for a word no form accepts.
+    ``describe_unknown(value)`` gives the note printed for a word no form accepts;
+    ``annotate(instruction, value)`` an optional remark on a decoded one.
     ``trailing_modifier`` names a mnemonic placeholder that may instead be written as
     an extra last token (TPP's datasheet form ``ADD R0 RT LT``).
     """
@@ -251,7 +252,8 @@ class Description:
                  words_per_instruction: int = 1, first_word_most_significant: bool = True,
                  operand_separator: str = r"\s+", case_sensitive: bool = False,
                  trailing_modifier: str | None = None,
-                 describe_unknown: Callable[[int], str] | None = None):
+                 describe_unknown: Callable[[int], str] | None = None,
+                 annotate: Callable[[Instruction, int], str] | None = None):
         self.name = name
         self.word_bits = word_bits
         self.words_per_instruction = words_per_instruction
@@ -264,6 +266,8 @@ class Description:
         self.case_sensitive = case_sensitive
         self.trailing_modifier = trailing_modifier
         self.describe_unknown = describe_unknown or (lambda value: "unknown instruction")
+        # A remark about a cleanly decoded instruction (e.g. a revision that executes it differently).
+        self.annotate = annotate or (lambda instruction, value: "")
         self._compiled = [self._compile(f) for f in self.forms]
         self._check_unambiguous()
         self._buckets = self._bucket_by_common_bits()
@@ -328,10 +332,11 @@ class Description:
                 continue
             instruction = self._instruction_from_value(compiled, value, address, taken)
             stray = value & ~compiled.used & ((1 << self.instruction_bits) - 1)
+            remark = self.annotate(instruction, value)
             if stray:
-                text = self.format(instruction)
-                return data_item(taken, address, f"= {text}, unused bits set (0x{stray:x})")
-            return instruction
+                note = f"= {self.format(instruction)}, unused bits set (0x{stray:x})"
+                return data_item(taken, address, f"{note}; {remark}" if remark else note)
+            return replace(instruction, note=remark) if remark else instruction
         return data_item(taken, address, self.describe_unknown(value))
 
     def _instruction_from_value(self, compiled: _CompiledForm, value: int, address: int,

@@ -350,20 +350,33 @@ def test_golden_program_disassembles_to_its_source(source):
 # revisions
 
 
-def test_out_field_depends_on_the_revision():
-    assert REV_B.assemble("OUT R1").words == [0x6023]
-    assert REV_A.assemble("OUT R1").words == [0x6103]
-    assert REV_A.format(REV_A.decode([0x6103])) == "OUT R1"
-    assert REV_A.format(REV_A.decode([0x6703])) == "OUT RR"
-    assert REV_A.assemble("OUTLT RT").words == [0x6602]
-    # OUT R0 is the same word on both
+def test_out_is_encoded_the_upstream_way_on_both_revisions():
+    # The golden rev-A frames are the upstream flasher's words run on rev A.
+    assert REV_B.assemble("OUT R1").words == REV_A.assemble("OUT R1").words == [0x6023]
+    assert REV_A.assemble("OUTLT RT").words == [0x60C2]
     assert REV_A.assemble("OUT R0").words == REV_B.assemble("OUT R0").words == [0x6003]
 
 
-def test_the_other_revisions_out_field_is_unused_bits():
-    instruction = REV_B.decode([0x6103])
-    assert instruction.is_data and "unused bits" in instruction.note and "OUT R0" in instruction.note
+def test_rev_a_warns_when_out_outputs_another_register():
+    program = REV_A.assemble("MOV R1 RX\nOUT R1\nOUT R0\n", "p.s").program
+    assert len(program.warnings) == 1
+    warning = program.warnings[0]
+    assert (warning.line, warning.col, warning.severity) == (2, 1, "warning")
+    assert "rev A outputs R0" in warning.message and "'.word 0x6123'" in warning.message
+    assert REV_B.assemble("MOV R1 RX\nOUT R1\n").program.warnings == []
+
+
+def test_rev_a_disassembly_says_which_register_it_outputs():
     instruction = REV_A.decode([0x6023])
+    assert not instruction.is_data and REV_A.format(instruction) == "OUT R1"
+    assert instruction.note == "rev A outputs R0 (it reads bits 10-8)"
+    assert REV_B.decode([0x6023]).note == ""
+    portable = REV_A.decode([0x6103])
+    assert portable.is_data and "unused bits" in portable.note and "rev A outputs R1" in portable.note
+
+
+def test_the_other_field_of_out_is_unused_bits_on_rev_b():
+    instruction = REV_B.decode([0x6103])
     assert instruction.is_data and "unused bits" in instruction.note and "OUT R0" in instruction.note
 
 

@@ -41,7 +41,9 @@ def spec_meaning(word: int, rev: str) -> tuple[str, int] | None:
         return None
     name, reads = SPEC_OPCODES[opcode]
     if name == "OUT":
-        reads = A_FIELD if rev == "A" else B_FIELD
+        # Encoded the upstream way on both revisions (register in bits 7-5); rev A
+        # executes bits 10-8, which the disassembler notes (see isa/tpp/spec.py).
+        reads = B_FIELD
     used = 0xF800 | reads | 0x0003
     return (name, reads) if word & ~used == 0 else None
 

@@ -11,7 +11,9 @@ Choices where the spec leaves room (documented in the README too):
 * Comment lines do not occupy a slot (the upstream flasher turns them into NOPs), and
   ``##devMode##`` is a directive, not a word: it allows writes to RX/RY/RT/RR, as
   ``.allow special-writes`` does.
-* OUT lines are kept where they stand (the upstream flasher drops them).
+* OUT lines are kept where they stand (the upstream flasher drops them), and are
+  encoded as upstream does on both revisions (see :mod:`.spec`); with ``rev="A"`` a
+  warning says when rev A would output a different register.
 * A program may fill slots 0–18; using slot 18 gives a warning (the standard flasher
   keeps it NOP and it already sees RX + 1). A 20th instruction is accepted only if it
   is ``OUT R0``, the fixed contents of slot 19.
@@ -30,7 +32,7 @@ from ...core.disasm import disassemble, listing, warnings
 from ...core.spec import Instruction, ParseContext
 from . import uart
 from .opcodes import DEFAULT_REVISION, REVISIONS
-from .spec import SPECIAL_WRITES, description
+from .spec import SPECIAL_WRITES, description, rev_a_out_note
 
 SLOTS = 20
 USER_SLOTS = 19  # slots 0–18; slot 19 is not writable
@@ -81,7 +83,19 @@ class TinyPixelProcessor:
     def assemble(self, source: str, filename: str = "<input>", reader=None) -> TppProgram:
         kwargs = {"reader": reader} if reader else {}
         program = self.assembler.assemble(source, filename, **kwargs)
+        if self.rev == "A":
+            self._warn_about_rev_a_outs(program)
         return TppProgram(program, self.image(program))
+
+    def _warn_about_rev_a_outs(self, program: Program) -> None:
+        for index, instruction in enumerate(program.instructions):
+            note = rev_a_out_note(instruction, instruction.words[0]) if not instruction.is_data else ""
+            if note:
+                register = instruction.value("rs")
+                portable = instruction.words[0] | (register << 8)
+                program.warnings.append(program.diagnostic(
+                    index, f"{note}; '.word 0x{portable:04x}' outputs {self.format(instruction).split()[-1]} "
+                    "on both revisions", "warning"))
 
     def image(self, program: Program) -> list[int]:
         """The 20-slot instruction memory: the program, NOP padding, ``OUT R0`` in slot 19."""

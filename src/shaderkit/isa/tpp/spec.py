@@ -1,8 +1,14 @@
 """The declarative description of the Tiny Pixel Processor's 16-bit instruction word.
 
 ``OOOOO AAA BBBIII CC``: opcode 15–11, register a 10–8, register b 7–5 overlapping
-the immediate 7–2, condition 1–0. The two hardware revisions differ only in OUT's
-source field and in whether the ROM opcodes 18–23 exist (spec section 10).
+the immediate 7–2, condition 1–0. The two hardware revisions differ in whether the
+ROM opcodes 18–23 exist and in OUT's source field (spec section 10).
+
+OUT is *encoded* the upstream toolchain's way on both revisions (register in bits
+7–5, bits 10–8 zero): assembly text means the words the upstream flasher sends, and
+the golden rev-A frames are those words run on rev A. Rev A executes OUT with the
+register in bits 10–8, so the disassembler notes which register rev A outputs, and
+the assembler warns when the two differ.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ SYNTAX = {
     "RAMP": "{rd} {rs}", "SAW": "{rd} {rs}", "COMP": "{ra} {rs}",
     "FH": "{rd}", "HSD": "{rd}", "TT": "{rd}", "Credits": "{rd}", "FlagP": "{rd}", "ESE": "{rd}",
 }
-OUT_SYNTAX = {"A": "{ra}", "B": "{rs}"}
+
 
 
 def describe_unknown(rev: str):
@@ -64,9 +70,20 @@ def describe_unknown(rev: str):
 
 @cache
 def description(rev: str) -> Description:
-    syntax = dict(SYNTAX, OUT=OUT_SYNTAX[rev])
+    syntax = dict(SYNTAX, OUT="{rs}")
     forms = [form(f"{name}{{cond}} {syntax[name]}".strip(), op=opcode)
              for opcode, name in sorted(decoded_mnemonics(rev).items())]
     return Description(
         f"tpp-rev{rev}", word_bits=16, fields=FIELDS, operands=OPERANDS, forms=forms,
-        trailing_modifier="cond", describe_unknown=describe_unknown(rev))
+        trailing_modifier="cond", describe_unknown=describe_unknown(rev),
+        annotate=rev_a_out_note if rev == "A" else None)
+
+
+def rev_a_out_register(word: int) -> int:
+    return FIELDS["a"].extract(word)
+
+
+def rev_a_out_note(instruction, word: int) -> str:
+    if instruction.mnemonic != "OUT" or rev_a_out_register(word) == instruction.value("rs"):
+        return ""
+    return f"rev A outputs {REGISTERS.format(rev_a_out_register(word))} (it reads bits 10-8)"
