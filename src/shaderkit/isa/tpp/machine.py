@@ -15,7 +15,8 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from .analysis import simple_model_obstacles
-from .simple import BLOCK, SimpleModel, palette_rgb6
+from ...render.images import palette_rgb6
+from .simple import BLOCK, SimpleModel
 
 MODELS = ("auto", "simple", "exact")
 DEFAULT_DIVISOR = 5

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ...render.images import palette_rgb6
 from .hardware import SlotOperation, slot_operations
 from .semantics import FUNCTIONS, Flag, Target, lfsr_step
 
@@ -124,7 +125,3 @@ class SimpleModel:
         """(48, 64, 3) RGB of the logical 64×48 picture (one pixel per block)."""
         return self.palette[self.block_colours(rt)[:ROWS * COLUMNS].reshape(ROWS, COLUMNS)]
 
-
-def palette_rgb6() -> np.ndarray:
-    channels = np.arange(64)
-    return (85 * np.stack([(channels >> 4) & 3, (channels >> 2) & 3, channels & 3], axis=1)).astype(np.uint8)
