@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.diagnostics import InputError
-from .analysis import simple_model_obstacles
 from ...render.images import palette_rgb6
+from .analysis import simple_model_obstacles
+from .exact import ExactMachine, first_frame_with_rt
 from .simple import BLOCK, SimpleModel
 
 MODELS = ("auto", "simple", "exact")
@@ -25,11 +26,6 @@ CHIP_FPS = 60.0
 
 def rt_of_frame(frame: int, divisor: int = DEFAULT_DIVISOR) -> int:
     return (2 * frame // (divisor + 1)) % 64
-
-
-def first_frame_with_rt(rt: int, divisor: int = DEFAULT_DIVISOR) -> int:
-    """The first frame after reset during which RT equals ``rt`` (0–63)."""
-    return -(-rt * (divisor + 1) // 2)
 
 
 @dataclass
@@ -101,7 +97,6 @@ class RunSession:
 
     def _exact_frames(self, frames: Sequence[int]) -> Iterator[tuple[int, np.ndarray]]:
         """Run the exact model forward from reset through the requested frames."""
-        from .exact import ExactMachine
         for frame in sorted(set(frames)):
             if self._exact is None or self._exact.frame_index > frame:
                 self._exact = ExactMachine(self.image, rev=self.rev, divisor=self.divisor)
