@@ -40,6 +40,7 @@ __all__ = [
     "SLOT_COUNT",
     "UartEffect",
     "first_frame_with_rt",
+    "rt_of_frame",
     "render_frames",
     "render_uploaded_frames",
     "upload_capture_frame",
@@ -423,11 +424,16 @@ def render_frames(image, frames: Iterable[int], rev: str = "B",
         yield k, machine.run_frame()
 
 
+def rt_of_frame(frame: int, divisor: int = RESET_DIVISOR) -> int:
+    """RT during frame ``frame`` after reset with divisor N fixed: floor(2k/(N+1)) mod 64 (5.2)."""
+    return (2 * frame // (divisor + 1)) % 64
+
+
 def first_frame_with_rt(rt: int, divisor: int = RESET_DIVISOR) -> int:
-    """The first frame k after reset with RT = ``rt``, from RT(k) = floor(2k/(N+1)) mod 64 (5.2)."""
+    """The first frame k after reset during which RT = ``rt``."""
     divisor = _check_divisor(divisor)
     for k in range(64 * (divisor + 1) + 1):  # one whole RT period
-        if (2 * k // (divisor + 1)) % 64 == rt:
+        if rt_of_frame(k, divisor) == rt:
             return k
     raise InputError(f"RT never equals {rt} with divisor {divisor}")
 

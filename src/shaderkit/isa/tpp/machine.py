@@ -14,18 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.diagnostics import InputError
-from ...render.images import palette_rgb6
+from ...render.images import colours6_to_rgb, scale_nearest
 from .analysis import simple_model_obstacles
-from .exact import ExactMachine, first_frame_with_rt
+from .exact import ExactMachine, first_frame_with_rt, rt_of_frame
 from .simple import BLOCK, SimpleModel
 
 MODELS = ("auto", "simple", "exact")
 DEFAULT_DIVISOR = 5
 CHIP_FPS = 60.0
-
-
-def rt_of_frame(frame: int, divisor: int = DEFAULT_DIVISOR) -> int:
-    return (2 * frame // (divisor + 1)) % 64
 
 
 @dataclass
@@ -125,11 +121,9 @@ def to_rgb(colours: np.ndarray, scale: int = BLOCK) -> np.ndarray:
     """
     if scale < 1:
         raise InputError(f"scale must be a positive whole number, got {scale}")
-    palette = palette_rgb6()
     if scale == BLOCK:
-        return palette[colours]
-    logical = colours[BLOCK // 2::BLOCK, BLOCK // 2::BLOCK]
-    return palette[np.repeat(np.repeat(logical, scale, axis=0), scale, axis=1)]
+        return colours6_to_rgb(colours)
+    return scale_nearest(colours6_to_rgb(colours[BLOCK // 2::BLOCK, BLOCK // 2::BLOCK]), scale)
 
 
 def animation_frames(count: int, fps: float) -> list[int]:
