@@ -58,6 +58,8 @@ class Program:
     symbols: dict[str, int]
     unlocked: set[str]
     warnings: list[Diagnostic] = field(default_factory=list)
+    # Where each label or constant was defined: name → (line, column).
+    definitions: dict[str, tuple[SourceLine, int]] = field(default_factory=dict)
 
     @property
     def words(self) -> list[int]:
@@ -72,6 +74,11 @@ class Program:
 
     def error_at(self, index: int, message: str) -> DiagnosticError:
         return DiagnosticError([self.diagnostic(index, message)])
+
+    def definition_diagnostic(self, name: str, message: str, severity: str = "error") -> Diagnostic:
+        """A diagnostic pointing at the definition of label or constant ``name``."""
+        line, column = self.definitions[name]
+        return Diagnostic(line.file, line.number, column, message, severity, line.text, len(name))
 
 
 SourceReader = Callable[[Path], str]
@@ -90,12 +97,19 @@ class Assembler:
         self.line_aliases = dict(line_aliases or {})
 
     def assemble(self, source: str, filename: str = "<input>", *, unlocked: Sequence[str] = (),
-                 reader: SourceReader = read_source_file) -> Program:
-        """Assemble ``source``; raises DiagnosticError listing every error found."""
+                 reader: SourceReader = read_source_file, origin: int = 0,
+                 predefined: Mapping[str, int] | None = None) -> Program:
+        """Assemble ``source``; raises DiagnosticError listing every error found.
+
+        ``origin`` is the address of the first instruction (labels count from it);
+        ``predefined`` symbols are known before the first line (an ISA's named constants).
+        """
         errors: list[Diagnostic] = []
         lines = self._expand(source, filename, reader, errors, depth=0)
-        first = self._pass(lines, set(unlocked), errors=None, final=False)
-        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols)
+        known = dict(predefined or {})
+        first = self._pass(lines, set(unlocked), errors=None, final=False, labels=known, origin=origin)
+        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols,
+                             origin=origin, predefined=known)
         if errors:
             raise DiagnosticError(errors[:MAX_ERRORS])
         return program
@@ -149,7 +163,8 @@ class Assembler:
     # -- one pass -----------------------------------------------------------------------
 
     def _pass(self, lines: list[SourceLine], unlocked: set[str], errors: list[Diagnostic] | None,
-              final: bool, labels: Mapping[str, int] | None = None) -> Program:
+              final: bool, labels: Mapping[str, int] | None = None, origin: int = 0,
+              predefined: Mapping[str, int] | None = None) -> Program:
         """Walk all lines. The first pass (final=False) only places labels; the second encodes."""
         symbols: dict[str, int] = {}
         context = ParseContext(symbols, unlocked, final)
@@ -160,18 +175,22 @@ class Assembler:
         # The live table (ParseContext copies what it is given), so the first pass's
         # labels reach the second through ``program.symbols``.
         program = Program([], [], context.symbols, unlocked)
-        address = 0
+        address = origin
 
         def report(line: SourceLine, column: int, message: str, length: int = 1) -> None:
             if errors is not None:
                 errors.append(self._diagnostic(line, column, message, length))
 
         def define(name: str, value: int, line: SourceLine, column: int) -> None:
+            if predefined and name in predefined and final:
+                report(line, column, f"'{name}' is a predefined name of this processor", len(name))
+                return
             if name in defined and final:
                 earlier = defined[name]
                 report(line, column, f"'{name}' is already defined at {earlier.file}:{earlier.number}", len(name))
                 return
             defined[name] = line
+            program.definitions[name] = (line, column)
             context.symbols[name] = value
 
         for line in lines:

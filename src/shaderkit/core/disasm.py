@@ -2,12 +2,13 @@
 
 Every word is shown: what no form decodes becomes a ``.word`` line whose comment says
 why. Addresses and the raw words go into a trailing comment, so a listing with
-addresses is still valid assembler input and round-trips to the same words.
+addresses is still valid assembler input and round-trips to the same words. Jump
+targets inside the listing get labels (``L_800f:``) and jumps name them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .spec import Description, Instruction
 
@@ -25,20 +26,40 @@ def disassemble(description: Description, words: Sequence[int], start_address: i
     return instructions
 
 
-def listing(description: Description, instructions: Sequence[Instruction], *, addresses: bool = True) -> str:
+def jump_labels(description: Description, instructions: Sequence[Instruction],
+                named: Mapping[int, str] | None = None) -> dict[int, str]:
+    """A label for every jump target that is the address of a listed instruction.
+
+    ``named`` gives preferred names for some addresses (e.g. routine entry points).
+    """
+    starts = {instruction.address for instruction in instructions}
+    digits = max(2, len(f"{max(starts, default=0):x}"))
+    targets = {target for instruction in instructions for target in description.jump_targets(instruction)}
+    labels = {address: f"L_{address:0{digits}x}" for address in sorted(targets & starts)}
+    labels.update({address: name for address, name in (named or {}).items() if address in starts})
+    return labels
+
+
+def listing(description: Description, instructions: Sequence[Instruction], *, addresses: bool = True,
+            labels: Mapping[int, str] | None = None, address_style: str = "{address}: {words}") -> str:
+    """One line per instruction; ``address_style`` lays out the address comment."""
     hex_digits = (description.word_bits + 3) // 4
     address_digits = max(2, len(f"{max((i.address for i in instructions), default=0):x}"))
     lines = []
     for instruction in instructions:
-        text = description.format(instruction)
+        if labels and instruction.address in labels:
+            lines.append(f"{labels[instruction.address]}:")
+        text = description.format(instruction, labels)
         remarks = []
         if addresses:
             raw = " ".join(f"{w:0{hex_digits}x}" for w in instruction.words)
-            remarks.append(f"{instruction.address:0{address_digits}x}: {raw}")
+            remarks.append(address_style.format(address=f"{instruction.address:0{address_digits}x}", words=raw))
         if instruction.note:
             remarks.append(instruction.note)
         if remarks:
-            text = f"{text:<{TEXT_COLUMN_WIDTH}} {COMMENT} " + "  ".join(remarks)
+            text = f"{'    ' if labels else ''}{text:<{TEXT_COLUMN_WIDTH}} {COMMENT} " + "  ".join(remarks)
+        elif labels:
+            text = "    " + text
         lines.append(text.rstrip())
     return "\n".join(lines) + ("\n" if lines else "")
 

@@ -67,6 +67,9 @@ class Registers(OperandKind):
 
     names: Mapping[int, tuple[str, ...]]
     case_sensitive: bool = False
+    # How numbers without a name read and print (e.g. THEIA's 65,536 data addresses,
+    # of which only some are named); None means only the names are valid.
+    unnamed: OperandKind | None = None
 
     @cached_property
     def _lookup(self) -> dict[str, int]:
@@ -77,12 +80,16 @@ class Registers(OperandKind):
 
     def parse(self, text: str, context: ParseContext) -> int:
         number = self._lookup.get(self._key(text.strip()))
+        if number is None and self.unnamed is not None:
+            return self.unnamed.parse(text, context)
         if number is None:
             expected = ", ".join(names[0] for names in self.names.values())
             raise SourceError(f"unknown register '{text.strip()}' (expected one of {expected})", 1, len(text))
         return number
 
     def format(self, value: int) -> str:
+        if value not in self.names and self.unnamed is not None:
+            return self.unnamed.format(value)
         return self.names[value][0]
 
     def pattern(self) -> str:
@@ -111,6 +118,11 @@ class Immediate(OperandKind):
         if self.radix == 16:
             return f"{self.prefix}{'-' if value < 0 else ''}0x{abs(value):x}"
         return f"{self.prefix}{value}"
+
+
+@dataclass(frozen=True)
+class CodeAddress(Immediate):
+    """A jump target: an expression (usually a label) that listings print as a label."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +204,10 @@ def data_item(words: Sequence[int], address: int = 0, note: str = "") -> Instruc
 # --------------------------------------------------------------------------------------
 # Forms
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# ``{name}`` is an operand; ``{name?}`` one that may be left out (it then reads as 0)
+# and that the printer leaves out when it is 0 and nothing after it is printed.
+_PLACEHOLDER = re.compile(r"\{(\w+)\??\}")
+_TRAILING_OPTIONAL = re.compile(r"[\s,]*\{(\w+)\?\}\s*\Z")
 
 
 @dataclass(frozen=True)
@@ -209,6 +224,10 @@ class Form:
     @property
     def placeholders(self) -> tuple[str, ...]:
         return tuple(_PLACEHOLDER.findall(self.template))
+
+    @property
+    def optional(self) -> frozenset[str]:
+        return frozenset(re.findall(r"\{(\w+)\?\}", self.template))
 
     @property
     def mnemonic_placeholders(self) -> tuple[str, ...]:
@@ -251,7 +270,7 @@ class Description:
                  operands: Mapping[str, Operand], forms: Sequence[Form],
                  words_per_instruction: int = 1, first_word_most_significant: bool = True,
                  operand_separator: str = r"\s+", case_sensitive: bool = False,
-                 trailing_modifier: str | None = None,
+                 trailing_modifier: str | None = None, lenient_operand_count: bool = False,
                  describe_unknown: Callable[[int], str] | None = None,
                  annotate: Callable[[Instruction, int], str] | None = None):
         self.name = name
@@ -265,6 +284,9 @@ class Description:
         self.operand_separator = re.compile(operand_separator)
         self.case_sensitive = case_sensitive
         self.trailing_modifier = trailing_modifier
+        # Upstream-tool compatibility (THEIA): every missing operand reads as 0 and
+        # operands beyond the template are ignored (the ISA may warn about them).
+        self.lenient_operand_count = lenient_operand_count
         self.describe_unknown = describe_unknown or (lambda value: "unknown instruction")
         # A remark about a cleanly decoded instruction (e.g. a revision that executes it differently).
         self.annotate = annotate or (lambda instruction, value: "")
@@ -356,13 +378,29 @@ class Description:
 
     # -- print --------------------------------------------------------------------------
 
-    def format(self, instruction: Instruction) -> str:
+    def format(self, instruction: Instruction, labels: Mapping[int, str] | None = None) -> str:
+        """Assembly text; jump targets found in ``labels`` (address → name) print as names."""
         if instruction.is_data:
             hex_digits = (self.word_bits + 3) // 4
             return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
         values = dict(instruction.values)
-        return _PLACEHOLDER.sub(lambda m: self.operands[m.group(1)].kind.format(values[m.group(1)]),
-                                instruction.form.template)
+        template = instruction.form.template
+        while (optional := _TRAILING_OPTIONAL.search(template)) and values[optional.group(1)] == 0:
+            template = template[:optional.start()]
+        return _PLACEHOLDER.sub(lambda m: self._format_operand(m.group(1), values[m.group(1)], labels), template)
+
+    def _format_operand(self, name: str, value: int, labels: Mapping[int, str] | None) -> str:
+        kind = self.operands[name].kind
+        if labels and isinstance(kind, CodeAddress) and value in labels:
+            return labels[value]
+        return kind.format(value)
+
+    def jump_targets(self, instruction: Instruction) -> list[int]:
+        """The values of the instruction's code-address operands."""
+        if instruction.is_data:
+            return []
+        return [value for name, value in instruction.values
+                if isinstance(self.operands[name].kind, CodeAddress)]
 
     # -- parse --------------------------------------------------------------------------
 
@@ -403,18 +441,27 @@ class Description:
                 raise SourceError(f"'{head}' already carries a {title}; "
                                   f"give it either as a suffix or as a last operand", column, len(text))
             values[trailing] = self._parse_operand(trailing, text, column, context)
-        if len(operand_tokens) != len(templates):
+        required = sum(1 for t in templates if not t.endswith("?}"))
+        if self.lenient_operand_count:
+            operand_tokens = operand_tokens[:len(templates)]
+            required = 0
+        if not required <= len(operand_tokens) <= len(templates):
             # Operand names without the template's braces: "ADD rd rs".
             expected = " ".join([declared.mnemonic, *(_PLACEHOLDER.sub(r"\1", t) for t in templates)])
             column = operand_tokens[len(templates)][1] if len(operand_tokens) > len(templates) else head_column
-            raise SourceError(f"'{declared.mnemonic}' takes {len(templates)} operand"
+            count = f"{required} to {len(templates)}" if required != len(templates) else str(len(templates))
+            raise SourceError(f"'{declared.mnemonic}' takes {count} operand"
                               f"{'' if len(templates) == 1 else 's'} ({expected}), "
                               f"got {len(operand_tokens)}", column)
-        for template, (text, column) in zip(templates, operand_tokens):
+        for position, template in enumerate(templates):
             name = _PLACEHOLDER.fullmatch(template)
             if name is None:
                 raise NotImplementedError(f"operand template {template!r}: only plain placeholders are supported")
-            values[name.group(1)] = self._parse_operand(name.group(1), text, column, context)
+            if position < len(operand_tokens):
+                text, column = operand_tokens[position]
+                values[name.group(1)] = self._parse_operand(name.group(1), text, column, context)
+            else:
+                values[name.group(1)] = 0
         ordered = tuple((name, values[name]) for name in declared.placeholders)
         return Instruction(declared.mnemonic, ordered, declared, declared.template)
 

@@ -1,0 +1,233 @@
+"""The SIMT core: THEIA code run on many lanes at once, each lane with its own program counter.
+
+Every lane is one pixel's copy of the THEIA core. The register file is a NumPy array
+``(256 rows, 3 lanes X/Y/Z, n lanes)`` of uint32. Lanes at the same program counter
+execute together: while all live lanes agree (the common case) an instruction works on
+whole rows; after a divergent jump the lowest program counter runs first (its lanes are
+gathered by index) until the groups meet again, which reconverges forward branches and
+loops alike.
+
+Code is decoded once into :class:`Step` records (operand rows, the semantics function,
+the jump target), so the run loop does no decoding or string work. Instructions that
+cannot run on V1 — undecodable words, the four unimplemented operations, data addresses
+beyond the register file — become *fault* steps that stop the run with a message naming
+the instruction and its address, only if a lane reaches them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.diagnostics import ShaderkitError
+from ...core.spec import Description, Instruction
+from . import semantics
+from .registers import CONFIG_END, DATA_ROWS, OUTPUT_START, RAM_BIT, address_name
+
+DEFAULT_BUDGET = 1_000_000  # instruction groups per routine call
+_DONE = np.iinfo(np.int32).max  # program counter of a lane that has returned
+
+ALU, JUMP, GOTO, RETURN, NOTHING, FAULT = range(6)
+
+
+class MachineFault(ShaderkitError):
+    """The program did something V1 cannot do (the core would hang), or ran away."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One decoded instruction, ready to run."""
+
+    kind: int
+    address: int
+    text: str
+    operation: object = None      # semantics function (ALU) or jump mnemonic (JUMP)
+    dst: int = 0
+    s1: int = 0
+    s2: int = 0
+    immediate: np.ndarray | None = None  # (3, 1) row (IMM, 0, 0) of a type II instruction
+    target: int = 0
+    returns_true: bool = False
+    stores: bool = False          # whether the result reaches the register file
+
+    def fault(self) -> MachineFault:
+        return MachineFault(f"{self.text} at 0x{self.address:04x}: {self.operation}")
+
+
+def prepare(description: Description, instruction: Instruction, address: int, complete_isa: bool) -> Step:
+    """Turn one decoded instruction into a Step."""
+    text = description.format(instruction)
+    if instruction.is_data:
+        reason = instruction.note or "not an instruction"
+        return Step(FAULT, address, text, f"cannot execute ({reason}); the V1 core would hang")
+    values = dict(instruction.values)
+    mnemonic = instruction.mnemonic
+    dst, s1, s2 = values.get("dst", 0), values.get("s1", 0), values.get("s2", 0)
+    for name in ("dst", "s1", "s2"):
+        if values.get(name, 0) >= DATA_ROWS:
+            return Step(FAULT, address, text, f"data address {values[name]:#x} is beyond the "
+                                              f"{DATA_ROWS}-row register file")
+    if mnemonic in ("NOP", "DEBUG_PRINT"):
+        return Step(NOTHING, address, text)
+    if mnemonic == "JMP":
+        return Step(GOTO, address, text, target=values["target"])
+    if mnemonic in semantics.JUMP_TESTS:
+        return Step(JUMP, address, text, mnemonic, s1=s1, s2=s2, target=values["target"])
+    if mnemonic == "RETURN":
+        result = values["result"]
+        return Step(RETURN, address, text, semantics.i_RETURN, dst=result >> 32,
+                    immediate=_immediate_row(result & 0xFFFF_FFFF), returns_true=bool(result & 1),
+                    stores=_stores(result >> 32))
+    if mnemonic in semantics.UNIMPLEMENTED_IN_V1 and not complete_isa:
+        return Step(FAULT, address, text, f"{mnemonic} is not implemented in V1 (the ALU never completes "
+                                          "it and the core hangs); --complete-isa runs it as the manual documents")
+    operation = semantics.OPERATIONS.get(mnemonic) or semantics.COMPLETE_ISA_OPERATIONS[mnemonic]
+    immediate = values.get("imm", values.get("swizzle"))
+    if immediate is not None:  # type II: A = (IMM, 0, 0), B = the old DST
+        return Step(ALU, address, text, operation, dst=dst, s2=dst, immediate=_immediate_row(immediate),
+                    stores=_stores(dst))
+    return Step(ALU, address, text, operation, dst=dst, s1=s1, s2=s2, stores=_stores(dst))
+
+
+def _immediate_row(value: int) -> np.ndarray:
+    return np.array([[value], [0], [0]], dtype=np.uint32)
+
+
+def _stores(dst: int) -> bool:
+    # Configuration rows are read-only for programs: the write is dropped (spec §3.1).
+    return CONFIG_END <= dst < DATA_ROWS
+
+
+def output_reads(steps: Mapping[int, Step]) -> list[str]:
+    """Reads of output registers that forwarding does not cover (undefined on V1, spec §3.2)."""
+    remarks = []
+    for address, step in sorted(steps.items()):
+        sources = [step.s2] if step.immediate is not None else [step.s1, step.s2] if step.kind in (ALU, JUMP) else []
+        previous = steps.get(address - 1)
+        forwarded = previous.dst if previous is not None and previous.kind in (ALU, RETURN) else None
+        for source in sources:
+            if source >= OUTPUT_START and source != forwarded:
+                remarks.append(f"0x{address:04x} {step.text}: reads {address_name(source)}, an output "
+                               "register, without the write just before it (undefined on V1; "
+                               "we read its last written value)")
+    return remarks
+
+
+@dataclass
+class Code:
+    """The code memory: ROM words from 0, instruction RAM words from 0x8000."""
+
+    steps: dict[int, Step]
+
+    @classmethod
+    def load(cls, description: Description, rom: Sequence[int], ram: Sequence[int], complete_isa: bool) -> Code:
+        steps = {}
+        for base, words in ((0, rom), (RAM_BIT, ram)):
+            for index, word in enumerate(words):
+                instruction = description.decode([word], base + index)
+                steps[base + index] = prepare(description, instruction, base + index, complete_isa)
+        return cls(steps)
+
+    def step(self, address: int) -> Step:
+        step = self.steps.get(address)
+        if step is None:
+            raise MachineFault(f"jump to 0x{address:04x}, where there is no code")
+        return step
+
+
+@dataclass
+class Lanes:
+    """The register files of n lanes, and how much each lane has executed."""
+
+    rows: np.ndarray                       # (256, 3, n) uint32
+    executed: np.ndarray                   # (n,) instructions run per lane
+    written: set[int] = field(default_factory=set)  # addresses stored to (for bare runs)
+
+    @classmethod
+    def zeros(cls, count: int) -> Lanes:
+        return cls(np.zeros((DATA_ROWS, 3, count), dtype=np.uint32), np.zeros(count, dtype=np.int64))
+
+    @property
+    def count(self) -> int:
+        return self.rows.shape[2]
+
+
+class Core:
+    """Runs routines of ``code`` on a set of lanes, SIMT style."""
+
+    def __init__(self, code: Code, lanes: Lanes, budget: int = DEFAULT_BUDGET, track_writes: bool = False):
+        self.code = code
+        self.lanes = lanes
+        self.budget = budget
+        self.track_writes = track_writes
+
+    def call(self, entry: int, selection: np.ndarray | None = None, routine: str = "routine") -> np.ndarray:
+        """Run from ``entry`` on the selected lanes (all if None) until each returns; their return values."""
+        rows, executed = self.lanes.rows, self.lanes.executed
+        everyone = selection is None
+        count = self.lanes.count if everyone else len(selection)
+        returned = np.zeros(count, dtype=bool)
+        if count == 0:
+            return returned
+        # Converged: all live lanes at ``pc``; ``lanes`` indexes them (a slice when all are live).
+        lanes: slice | np.ndarray = slice(None) if everyone else selection
+        local: slice | np.ndarray = slice(None)   # the same lanes as positions in ``returned``
+        pc = entry
+        pcs: np.ndarray | None = None              # per-lane program counters once diverged
+        live = count
+        for _ in range(self.budget):
+            if pcs is not None:
+                pc = int(pcs.min())
+                if pc == _DONE:
+                    return returned
+                local = np.flatnonzero(pcs == pc)
+                lanes = local if everyone else selection[local]
+            step = self.code.step(pc)
+            executed[lanes] += 1
+            kind = step.kind
+            if kind == ALU:
+                b = rows[step.s2][:, lanes]
+                a = rows[step.s1][:, lanes] if step.immediate is None else np.broadcast_to(step.immediate, b.shape)
+                result = step.operation(a, b)
+                if step.stores:
+                    rows[step.dst][:, lanes] = result
+                    if self.track_writes:
+                        self.lanes.written.add(step.dst)
+                next_pc = pc + 1
+            elif kind == JUMP:
+                taken = semantics.jump_taken(step.operation, rows[step.s1][:, lanes], rows[step.s2][:, lanes])
+                if pcs is None and (taken.all() or not taken.any()):
+                    next_pc = step.target if taken[0] else pc + 1
+                else:
+                    if pcs is None:
+                        pcs = np.full(count, _DONE, dtype=np.int32)
+                    pcs[local] = np.where(taken, step.target, pc + 1)
+                    continue
+            elif kind == GOTO:
+                next_pc = step.target
+            elif kind == NOTHING:
+                next_pc = pc + 1
+            elif kind == RETURN:
+                if step.stores:
+                    old = rows[step.dst][:, lanes]
+                    rows[step.dst][:, lanes] = step.operation(np.broadcast_to(step.immediate, old.shape), old)
+                returned[local] = step.returns_true
+                if pcs is None:
+                    return returned
+                pcs[local] = _DONE
+                live -= len(local)
+                if live == 0:
+                    return returned
+                continue
+            else:
+                raise step.fault()
+            if pcs is None:
+                pc = next_pc
+            else:
+                pcs[local] = next_pc
+                if len(local) == live:  # every live lane is here: run converged again
+                    pcs, pc = None, next_pc
+        raise MachineFault(f"{routine} ran more than {self.budget:,} instruction groups without returning "
+                           "(an endless loop?); raise the budget with --budget")
