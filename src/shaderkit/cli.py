@@ -18,7 +18,9 @@ from .core import binfmt
 from .core.diagnostics import EXIT_BAD_INPUT, InputError, ShaderkitError
 from .core.fileio import write_bytes_atomic
 
-SOURCE_SUFFIXES = (".s", ".asm", ".tpp")
+SOURCE_SUFFIXES = (".s", ".asm", ".tpp", ".shdr")
+# Containers every ISA has, plus those only some ISAs have (checked when used).
+ALL_FORMATS = binfmt.FORMATS + isas.container_formats()
 
 
 class ShaderkitGroup(click.Group):
@@ -66,9 +68,36 @@ def load_program(processor, path: str, input_format: str | None):
         assembled = processor.assemble(text, path)
         print_warnings(assembled.program.warnings)
         return assembled.image
-    fmt = input_format or binfmt.detect_format(data, path)
-    words = binfmt.read_words(data, fmt, word_bits=processor.word_bits, byte_order=processor.byte_order, source=path)
-    return words
+    return read_image(processor, data, path, input_format, None)
+
+
+def _containers(processor) -> dict:
+    return getattr(processor, "containers", {})
+
+
+def _check_format(processor, fmt: str) -> None:
+    if fmt not in binfmt.FORMATS and fmt not in _containers(processor):
+        raise InputError(f"format '{fmt}' is not available for {processor.name} "
+                         f"(use one of {', '.join(binfmt.FORMATS + tuple(_containers(processor)))})")
+
+
+def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: str | None) -> list[int]:
+    """Words of a binary in any container, the ISA's own containers included."""
+    detect = getattr(processor, "detect_format", None)
+    fmt = fmt or (detect(data, path) if detect else None) or binfmt.detect_format(data, path)
+    _check_format(processor, fmt)
+    if fmt in _containers(processor):
+        return _containers(processor)[fmt][1](data, path)
+    return binfmt.read_words(data, fmt, word_bits=processor.word_bits,
+                             byte_order=byte_order or processor.byte_order, source=path)
+
+
+def write_image(processor, words, fmt: str, byte_order: str | None, name: str) -> bytes:
+    _check_format(processor, fmt)
+    if fmt in _containers(processor):
+        return _containers(processor)[fmt][0](words)
+    return binfmt.write_words(words, fmt, word_bits=processor.word_bits,
+                              byte_order=byte_order or processor.byte_order, name=name)
 
 
 def write_output(output: str | None, data: bytes) -> None:
@@ -92,24 +121,22 @@ def main() -> None:
 @machine_option
 @rev_option
 @click.argument("source")
-@click.option("-f", "--format", "fmt", default="hex", show_default=True, type=click.Choice(binfmt.FORMATS),
-              help="Output container.")
+@click.option("-f", "--format", "fmt", default="hex", show_default=True, type=click.Choice(ALL_FORMATS),
+              help="Output container (imem: THEIA's upstream Instructions.mem).")
 @click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex output.")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
 def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, output: str | None) -> None:
     """Assemble SOURCE into a program image."""
     processor = isas.get(machine, rev=rev)
     image = load_program(processor, source, "source")
-    data = binfmt.write_words(image, fmt, word_bits=processor.word_bits,
-                              byte_order=byte_order or processor.byte_order, name=Path(source).stem or "program")
-    write_output(output, data)
+    write_output(output, write_image(processor, image, fmt, byte_order, Path(source).stem or "program"))
 
 
 @main.command()
 @machine_option
 @rev_option
 @click.argument("binary")
-@click.option("-f", "--format", "fmt", default=None, type=click.Choice(binfmt.FORMATS),
+@click.option("-f", "--format", "fmt", default=None, type=click.Choice(ALL_FORMATS),
               help="Input container (default: from the file name and contents).")
 @click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex input.")
 @click.option("--addresses/--no-addresses", default=True, show_default=True,
@@ -119,66 +146,113 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
            output: str | None) -> None:
     """Disassemble BINARY into source that re-assembles to the same words."""
     processor = isas.get(machine, rev=rev)
-    data = read_input(binary)
-    fmt = fmt or binfmt.detect_format(data, binary)
-    words = binfmt.read_words(data, fmt, word_bits=processor.word_bits,
-                              byte_order=byte_order or processor.byte_order, source=binary)
+    words = read_image(processor, read_input(binary), binary, fmt, byte_order)
     text = processor.disassemble(words, addresses=addresses)
     for line in processor.disassembly_warnings(words):
         click.echo(f"{binary}: warning: {line}", err=True)
     write_output(output, text.encode("utf-8"))
 
 
-@main.command()
-@machine_option
-@rev_option
-@click.argument("program")
-@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *binfmt.FORMATS)),
-              help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
-@click.option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
-              help="Emulator: auto picks simple only where it is proven exact.")
-@click.option("--rt", type=click.IntRange(0, 63), default=None, help="Render the first frame whose RT is this.")
-@click.option("--frame", type=click.IntRange(0, None), default=None, help="Render this frame after reset.")
-@click.option("--frames", type=click.IntRange(1, None), default=None, help="Render an animation of this many frames.")
-@click.option("--fps", type=click.FloatRange(0, 60, min_open=True), default=20.0, show_default=True,
-              help="Playback rate of the animation; frames are taken in real chip time.")
-@click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="Time divisor N.")
-@click.option("--scale", type=click.IntRange(1, 40), default=10, show_default=True,
-              help="Pixels per dekapixel: 10 = 640x480, 1 = the 64x48 logical picture.")
-@click.option("--progress/--no-progress", default=True, help="Progress bar for animations.")
-@click.option("-o", "--output", required=True, help="Output .png, or .gif/.mp4 with --frames.")
-def run(machine: str, rev: str, program: str, input_format: str | None, model: str, rt: int | None,
-        frame: int | None, frames: int | None, fps: float, divisor: int, scale: int, progress: bool,
-        output: str) -> None:
-    """Run PROGRAM and render a frame or an animation."""
-    processor = isas.get(machine, rev=rev)
-    image = load_program(processor, program, input_format)
-    requests = sum(option is not None for option in (rt, frame, frames))
-    if requests > 1:
-        raise InputError("give only one of --rt, --frame and --frames")
-    movie = frames is not None
-    suffix = Path(output).suffix.lower()
-    if movie and suffix not in (".gif", ".mp4"):
-        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
-    if not movie and suffix != ".png":
-        raise InputError(f"cannot write a frame to '{output}': use .png (or --frames for .gif/.mp4)")
-    session = processor.run_session(image, model=model, divisor=divisor)
-    for reason in session.notes:
-        click.echo(f"{program}: note: {reason}", err=True)
-    from .render import save_animation, save_image
-    if movie:
-        save_animation(output, session.animation(frames, fps, scale), fps=fps, count=frames, progress=progress)
-    elif frame is not None:
-        save_image(output, session.frame(frame, scale))
-    else:
-        save_image(output, session.frame_with_rt(1 if rt is None else rt, scale))
+TPP_RUN_OPTIONS = ("model", "rt", "frame", "divisor", "scale")
+THEIA_RUN_OPTIONS = ("scene", "obj", "texture", "camera", "window", "resolution", "shader", "program_file",
+                     "registers", "cores", "stats", "complete_isa", "budget")
 
 
 @main.command()
 @machine_option
 @rev_option
 @click.argument("program", required=False)
-@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *binfmt.FORMATS)),
+@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *ALL_FORMATS)),
+              help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
+@click.option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
+              help="TPP emulator: auto picks simple only where it is proven exact.")
+@click.option("--rt", type=click.IntRange(0, 63), default=None, help="TPP: render the first frame whose RT is this.")
+@click.option("--frame", type=click.IntRange(0, None), default=None, help="TPP: render this frame after reset.")
+@click.option("--frames", type=click.IntRange(1, None), default=None, help="Render an animation of this many frames.")
+@click.option("--fps", type=click.FloatRange(0, 60, min_open=True), default=20.0, show_default=True,
+              help="Playback rate of the animation (TPP: frames are taken in real chip time).")
+@click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="TPP: time divisor N.")
+@click.option("--scale", type=click.IntRange(1, 40), default=10, show_default=True,
+              help="TPP: pixels per dekapixel (10 = 640x480, 1 = the 64x48 logical picture).")
+@click.option("--scene", default=None, help="THEIA: scene folder (Params.mem, Vertex.mem, Textures.mem, Creg.mem).")
+@click.option("--obj", default=None, help="THEIA: build the scene from this Wavefront OBJ mesh.")
+@click.option("--texture", default=None, help="THEIA: texture image for --obj.")
+@click.option("--camera", default=None, help="THEIA: camera position x,y,z for --obj (default: framed).")
+@click.option("--window", default=None, help="THEIA: projection window xmin,ymin,xmax,ymax for --obj.")
+@click.option("--resolution", default=None, help="THEIA: image size WxH for --obj (default 128x128).")
+@click.option("--shader", default=None, help="THEIA: user program (.s) whose routines replace the defaults.")
+@click.option("--program", "program_file", default=None, help="THEIA: program for a bare run (with --registers).")
+@click.option("--registers", is_flag=True, help="THEIA: run --program on one lane, print the registers it wrote.")
+@click.option("--cores", type=click.IntRange(1, 4096), default=None,
+              help="THEIA: split the rows over this many cores (default: the scene's split).")
+@click.option("--stats", is_flag=True, help="THEIA: print per-core statistics.")
+@click.option("--complete-isa", is_flag=True, help="THEIA: execute INTP/XCHANGEY/XCHANGEZ/RESCALE as the manual documents.")
+@click.option("--budget", type=click.IntRange(1, None), default=None,
+              help="THEIA: instruction groups a routine may run before it is stopped.")
+@click.option("--progress/--no-progress", default=True, help="Progress bar for animations and long renders.")
+@click.option("-o", "--output", default=None, help="Output .png, or .gif/.mp4 with --frames.")
+@click.pass_context
+def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_format: str | None, output: str | None,
+        **options) -> None:
+    """Run a program and render a frame or an animation.
+
+    \b
+    TPP:   shaderkit run -m tpp prog.s [--rt K | --frame K | --frames N] -o out.png
+    THEIA: shaderkit run -m theia --scene DIR [--shader user.s] [--cores N] -o out.png
+           shaderkit run -m theia --obj model.obj [--texture t.png] -o out.png
+           shaderkit run -m theia --program prog.s --registers
+    """
+    given = {name for name in options if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
+    foreign = THEIA_RUN_OPTIONS if machine.lower() == "tpp" else TPP_RUN_OPTIONS
+    misplaced = sorted(given & set(foreign))
+    if misplaced:
+        names = ", ".join("--" + name.replace("_file", "").replace("_", "-") for name in misplaced)
+        raise InputError(f"{names}: not an option for {machine}")
+    if machine.lower() != "tpp":
+        processor = isas.get(machine, complete_isa=options["complete_isa"])
+        processor.run_command(program, output, options,
+                              load=lambda path: load_program(processor, path, input_format),
+                              echo=click.echo, warn=lambda text: click.echo(text, err=True))
+        return
+    if program is None:
+        raise InputError("give the program to run")
+    if output is None:
+        raise InputError("give the output file with -o")
+    processor = isas.get(machine, rev=rev)
+    image = load_program(processor, program, input_format)
+    rt, frame, frames, fps = options["rt"], options["frame"], options["frames"], options["fps"]
+    requests = sum(option is not None for option in (rt, frame, frames))
+    if requests > 1:
+        raise InputError("give only one of --rt, --frame and --frames")
+    movie = frames is not None
+    check_picture_suffix(output, movie)
+    session = processor.run_session(image, model=options["model"], divisor=options["divisor"])
+    for reason in session.notes:
+        click.echo(f"{program}: note: {reason}", err=True)
+    from .render import save_animation, save_image
+    scale = options["scale"]
+    if movie:
+        save_animation(output, session.animation(frames, fps, scale), fps=fps, count=frames,
+                       progress=options["progress"])
+    elif frame is not None:
+        save_image(output, session.frame(frame, scale))
+    else:
+        save_image(output, session.frame_with_rt(1 if rt is None else rt, scale))
+
+
+def check_picture_suffix(output: str, movie: bool) -> None:
+    suffix = Path(output).suffix.lower()
+    if movie and suffix not in (".gif", ".mp4"):
+        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
+    if not movie and suffix != ".png":
+        raise InputError(f"cannot write a frame to '{output}': use .png (or --frames for .gif/.mp4)")
+
+
+@main.command()
+@machine_option
+@rev_option
+@click.argument("program", required=False)
+@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *ALL_FORMATS)),
               help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
 @click.option("--port", default=None, help="Serial port (default: the first USB serial port).")
 @click.option("--time-divisor", type=click.IntRange(0, 63), default=None, help="Also send the time divisor command.")

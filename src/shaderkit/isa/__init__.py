@@ -12,7 +12,16 @@ from ..core.diagnostics import InputError
 
 REGISTRY = {
     "tpp": "shaderkit.isa.tpp",
+    "theia": "shaderkit.isa.theia",
 }
+# Program containers only some processors have (the CLI offers them, the ISA checks).
+CONTAINERS = {
+    "theia": ("imem",),
+}
+
+
+def container_formats() -> tuple[str, ...]:
+    return tuple(sorted({fmt for formats in CONTAINERS.values() for fmt in formats}))
 
 
 def names() -> list[str]:

@@ -149,6 +149,34 @@ class Theia:
     def disassembly_warnings(self, words: Sequence[int]) -> list[str]:
         return warnings(self.decode_image(words)[1])
 
+    def detect_format(self, data: bytes, path: str) -> str | None:
+        """``Instructions.mem``-style files (a count, then ``HHHHHHHH LLLLLLLL`` lines) are ``imem``."""
+        if not path.lower().endswith(".mem"):
+            return None
+        try:
+            images.read_imem(data, path)
+        except InputError:
+            return None
+        return images.IMEM
+
+    # -- running --------------------------------------------------------------------------
+
+    def machine(self, image: Sequence[int] | None = None, **options):
+        """The machine with our microcode in ROM and ``image`` (entry table + code) in RAM."""
+        from .machine import TheiaMachine
+        if image is not None and not images.looks_like_image(image):
+            raise InputError("a THEIA program image starts with the 11-entry table (assemble the source "
+                             "or read an Instructions.mem)")
+        return TheiaMachine(image, complete_isa=self.complete_isa, **options)
+
+    def run_command(self, program, output, options, **callbacks) -> None:
+        from .command import run_command
+        run_command(self, program, output, options, **callbacks)
+
+    def benchmark(self, seconds: float = 2.0):
+        from .bench import run_benchmark
+        return run_benchmark(seconds)
+
 
 def make_isa(complete_isa: bool = False, **_ignored) -> Theia:
     return Theia(complete_isa)

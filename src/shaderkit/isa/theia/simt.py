@@ -104,7 +104,12 @@ def output_reads(steps: Mapping[int, Step]) -> list[str]:
     """Reads of output registers that forwarding does not cover (undefined on V1, spec §3.2)."""
     remarks = []
     for address, step in sorted(steps.items()):
-        sources = [step.s2] if step.immediate is not None else [step.s1, step.s2] if step.kind in (ALU, JUMP) else []
+        # SETX/SETY/SETZ on an output register (the upstream idiom before a swizzle) read
+        # only the lanes they keep; every other read of an output row is reported.
+        if step.immediate is not None:
+            sources = [step.s2] if step.operation is semantics.i_SWIZZLE3D else []
+        else:
+            sources = [step.s1, step.s2] if step.kind in (ALU, JUMP) else []
         previous = steps.get(address - 1)
         forwarded = previous.dst if previous is not None and previous.kind in (ALU, RETURN) else None
         for source in sources:

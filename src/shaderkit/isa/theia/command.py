@@ -1,0 +1,97 @@
+"""``shaderkit run -m theia``: scenes to pictures and animations, and bare program runs.
+
+The CLI hands over its options; this module turns them into a scene, a machine and
+output files. Every user error raises the project's errors (exit code 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ...core.diagnostics import InputError
+from .registers import address_name
+
+DEFAULT_OBJ_RESOLUTION = (128, 128)
+
+
+def parse_numbers(text: str, count: int, option: str) -> tuple[float, ...]:
+    parts = [part for part in text.replace(",", " ").split() if part]
+    try:
+        values = tuple(float(part) for part in parts)
+    except ValueError:
+        values = ()
+    if len(values) != count or not all(np.isfinite(values)):
+        raise InputError(f"{option} needs {count} numbers separated by commas, not '{text}'")
+    return values
+
+
+def parse_resolution(text: str) -> tuple[int, int]:
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(part.isdigit() and 0 < int(part) <= 4096 for part in parts):
+        raise InputError(f"--resolution needs WIDTHxHEIGHT between 1 and 4096, not '{text}'")
+    return int(parts[0]), int(parts[1])
+
+
+def build_scene(options: dict):
+    from .scene import load_scene, scene_from_obj
+    if options["scene"] and options["obj"]:
+        raise InputError("give either --scene or --obj, not both")
+    if options["scene"]:
+        for name in ("texture", "camera", "window", "resolution"):
+            if options[name] is not None:
+                raise InputError(f"--{name} only applies to --obj scenes")
+        return load_scene(options["scene"])
+    if options["obj"]:
+        window = parse_numbers(options["window"], 4, "--window") if options["window"] else None
+        return scene_from_obj(
+            options["obj"], options["texture"],
+            resolution=parse_resolution(options["resolution"]) if options["resolution"] else DEFAULT_OBJ_RESOLUTION,
+            camera=parse_numbers(options["camera"], 3, "--camera") if options["camera"] else None,
+            window=((window[0], window[1]), (window[2], window[3])) if window else None)
+    raise InputError("give a scene: --scene DIR or --obj model.obj (or --program prog.s --registers)")
+
+
+def run_command(processor, program: str | None, output: str | None, options: dict, *,
+                load: Callable[[str], list[int]], echo: Callable[[str], None], warn: Callable[[str], None]) -> None:
+    budget = {"budget": options["budget"]} if options["budget"] else {}
+    if options["registers"] or options["program_file"]:
+        if not (options["registers"] and options["program_file"]):
+            raise InputError("a bare run needs both --program prog.s and --registers")
+        if program or options["scene"] or options["obj"] or options["shader"]:
+            raise InputError("--program --registers runs without a scene: drop the scene and shader options")
+        machine = processor.machine(load(options["program_file"]), **budget)
+        for note in machine.notes:
+            warn(f"{options['program_file']}: note: {note}")
+        for address, row in machine.run_bare().items():
+            echo(f"{address_name(address)} " + " ".join(f"{int(word):08x}" for word in row))
+        return
+    if program and options["shader"]:
+        raise InputError("give the user program either as an argument or with --shader")
+    shader = options["shader"] or program
+    if output is None:
+        raise InputError("give the output picture with -o")
+    movie = options["frames"] is not None
+    suffix = Path(output).suffix.lower()
+    if movie and suffix not in (".gif", ".mp4"):
+        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
+    if not movie and suffix != ".png":
+        raise InputError(f"cannot write a picture to '{output}': use .png (or --frames for .gif/.mp4)")
+    scene = build_scene(options)
+    machine = processor.machine(load(shader) if shader else None, **budget)
+    source = shader or options["scene"] or options["obj"]
+    from ...render import save_animation, save_image
+    if movie:
+        fps, count = options["fps"], options["frames"]
+        renders = (machine.render(scene, options["cores"], time=index / fps) for index in range(count))
+        save_animation(output, (render.image for render in renders), fps=fps, count=count,
+                       progress=options["progress"])
+        return
+    render = machine.render(scene, options["cores"])
+    for note in render.notes:
+        warn(f"{source}: note: {note}")
+    if options["stats"] or options["cores"]:
+        warn(render.statistics_table())
+    save_image(output, render.image)
