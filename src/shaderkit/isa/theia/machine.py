@@ -17,6 +17,8 @@ Choices where data-parallel execution meets a sequential core (documented in REA
 * The light record (position, diffuse) of the scene is loaded into rows 8 and 9, which
   the V1 host does not do; PSU needs it (spec §6.10).
 * The swap RAM is a single copy: fetched triangles and texels are visible at once.
+* Animations: ``render(..., time=t)`` loads C7 = (t, 0, 0) in seconds, fixed point,
+  before USERCONSTANTS, so a user shader can animate (C7 is ours; V1 has no clock).
 * Node links: "offset to data", next-brother and parent's-brother words are read as
   fixed-point word offsets/addresses (the shipped offset is 0x140000 = 10.0, spec §7.2, §9.2).
 """
@@ -30,6 +32,7 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from . import registers as reg
+from .fixedpoint import to_fixed
 from .microcode import rom
 from .scene import Scene
 from .simt import DEFAULT_BUDGET, Code, Core, Lanes, MachineFault, output_reads
@@ -108,7 +111,7 @@ class TheiaMachine:
 
     # -- scenes ---------------------------------------------------------------------------
 
-    def render(self, scene: Scene, cores: int | None = None, progress=None) -> Render:
+    def render(self, scene: Scene, cores: int | None = None, progress=None, time: float | None = None) -> Render:
         width, height = scene.width, scene.height
         bands = scene.cores if cores is None else upstream_core_split(height, width, cores)
         if not bands:
@@ -124,7 +127,7 @@ class TheiaMachine:
         texels = scene.texture.reshape(-1) if scene.texture is not None else None
         for start in range(0, len(pixels.core), TILE_LANES):
             tile = slice(start, min(start + TILE_LANES, len(pixels.core)))
-            lanes = self._run_tile(scene, bands, pixels, tile, texels, memory, statistics)
+            lanes = self._run_tile(scene, bands, pixels, tile, texels, memory, statistics, time)
             executed[tile] = lanes.executed
             if progress is not None:
                 progress(tile.stop - tile.start)
@@ -137,7 +140,7 @@ class TheiaMachine:
         return Render(image, memory, statistics, counts.reshape(height, width), notes)
 
     def _run_tile(self, scene: Scene, bands, pixels: _PixelOrder, tile: slice, texels: np.ndarray | None,
-                  memory: np.ndarray, statistics: list[CoreStatistics]) -> Lanes:
+                  memory: np.ndarray, statistics: list[CoreStatistics], time: float | None) -> Lanes:
         core_of_lane = pixels.core[tile]
         lanes = Lanes.zeros(len(core_of_lane))
         rows = lanes.rows
@@ -150,6 +153,8 @@ class TheiaMachine:
             position, diffuse = scene.lights[0]
             rows[ROW["CREG_FIRST_LIGTH"]] = position[:, None]
             rows[ROW["CREG_LIGHT_DIFFUSE"]] = diffuse[:, None]
+        if time is not None:
+            rows[ROW["C7"], 0] = to_fixed(time)
         core = Core(self.code, lanes, self.budget)
         for routine in ("INITIAL", "CPPU", "USERCONSTANTS"):
             core.call(self.entries[routine], routine=routine)
