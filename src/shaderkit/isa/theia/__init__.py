@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...core.asm import Assembler, Program
+from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, jump_labels, listing, warnings
 from ...core.spec import Instruction, ParseContext, split_operands, split_statement
@@ -44,7 +45,7 @@ class TheiaProgram:
         return self.program.words
 
 
-class Theia:
+class Theia(DescribedIsa):
     name = "theia"
     word_bits = 64
     byte_order = "big"  # high 32-bit word first, as in the upstream .mem files
@@ -56,15 +57,6 @@ class Theia:
         self.assembler = Assembler(self.description, comment_prefixes=("//", ";"))
 
     # -- the generic face -----------------------------------------------------------------
-
-    def decode(self, words: Sequence[int], address: int = 0) -> Instruction:
-        return self.description.decode(words, address)
-
-    def encode(self, instruction: Instruction) -> tuple[int, ...]:
-        return self.description.encode(instruction)
-
-    def format(self, instruction: Instruction) -> str:
-        return self.description.format(instruction)
 
     def parse(self, text: str) -> Instruction:
         return self.description.parse(text, ParseContext())

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...core.asm import Assembler, Program
+from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, listing, warnings
 from ...core.spec import Instruction, ParseContext
@@ -52,7 +53,7 @@ class TppProgram:
         return self.program.words
 
 
-class TinyPixelProcessor:
+class TinyPixelProcessor(DescribedIsa):
     name = "tpp"
     word_bits = 16
     byte_order = "big"
@@ -67,15 +68,6 @@ class TinyPixelProcessor:
                                    line_aliases={"##devMode##": f".allow {SPECIAL_WRITES}"})
 
     # -- the generic face -----------------------------------------------------------------
-
-    def decode(self, words: Sequence[int], address: int = 0) -> Instruction:
-        return self.description.decode(words, address)
-
-    def encode(self, instruction: Instruction) -> tuple[int, ...]:
-        return self.description.encode(instruction)
-
-    def format(self, instruction: Instruction) -> str:
-        return self.description.format(instruction)
 
     def parse(self, text: str, *, special_writes: bool = False) -> Instruction:
         return self.description.parse(text, ParseContext(unlocked={SPECIAL_WRITES} if special_writes else set()))
