@@ -217,7 +217,11 @@ class TheiaMachine:
                 if len(words) < TRIANGLE_WORDS:
                     raise InputError(f"Vertex.mem: triangle {triangle} of the node at word {address} "
                                      "runs past the end of the file")
-                rows[TRIANGLE_ROWS][:, :, entered] = words.reshape(7, 3)[:, :, None]
+                triangle_rows = words.reshape(7, 3)[:, :, None]
+                if len(entered) == lane_count:
+                    rows[TRIANGLE_ROWS] = triangle_rows  # every lane: a slice store is far cheaper
+                else:
+                    rows[TRIANGLE_ROWS][:, :, entered] = triangle_rows
                 accepted = core.call(self.entries["BIU"], entered, routine="BIU")
                 _count(statistics, core_of_lane[entered], "triangle_tests")
                 hit[entered[accepted]] = True

@@ -120,6 +120,20 @@ def output_reads(steps: Mapping[int, Step]) -> list[str]:
     return remarks
 
 
+def _gather(row: np.ndarray, lanes: slice | np.ndarray) -> np.ndarray:
+    # np.take is several times faster than fancy indexing for a (3, n) row.
+    return row[:, lanes] if isinstance(lanes, slice) else np.take(row, lanes, axis=1)
+
+
+def _scatter(row: np.ndarray, lanes: slice | np.ndarray, values: np.ndarray) -> None:
+    if isinstance(lanes, slice):
+        row[:, lanes] = values
+        return
+    values = np.broadcast_to(values, (3, len(lanes)))
+    for lane in range(3):  # one 1-D store per lane beats one 2-D fancy store
+        row[lane][lanes] = values[lane]
+
+
 @dataclass
 class Code:
     """The code memory: ROM words from 0, instruction RAM words from 0x8000."""
@@ -171,6 +185,8 @@ class Core:
     def call(self, entry: int, selection: np.ndarray | None = None, routine: str = "routine") -> np.ndarray:
         """Run from ``entry`` on the selected lanes (all if None) until each returns; their return values."""
         rows, executed = self.lanes.rows, self.lanes.executed
+        if selection is not None and len(selection) == self.lanes.count:
+            selection = None  # selections are sorted and unique: this one is every lane, a slice is faster
         everyone = selection is None
         count = self.lanes.count if everyone else len(selection)
         returned = np.zeros(count, dtype=bool)
@@ -193,16 +209,16 @@ class Core:
             executed[lanes] += 1
             kind = step.kind
             if kind == ALU:
-                b = rows[step.s2][:, lanes]
-                a = rows[step.s1][:, lanes] if step.immediate is None else np.broadcast_to(step.immediate, b.shape)
+                b = _gather(rows[step.s2], lanes)
+                a = _gather(rows[step.s1], lanes) if step.immediate is None else np.broadcast_to(step.immediate, b.shape)
                 result = step.operation(a, b)
                 if step.stores:
-                    rows[step.dst][:, lanes] = result
+                    _scatter(rows[step.dst], lanes, result)
                     if self.track_writes:
                         self.lanes.written.add(step.dst)
                 next_pc = pc + 1
             elif kind == JUMP:
-                taken = semantics.jump_taken(step.operation, rows[step.s1][:, lanes], rows[step.s2][:, lanes])
+                taken = semantics.jump_taken(step.operation, _gather(rows[step.s1], lanes), _gather(rows[step.s2], lanes))
                 if pcs is None and (taken.all() or not taken.any()):
                     next_pc = step.target if taken[0] else pc + 1
                 else:
@@ -216,8 +232,8 @@ class Core:
                 next_pc = pc + 1
             elif kind == RETURN:
                 if step.stores:
-                    old = rows[step.dst][:, lanes]
-                    rows[step.dst][:, lanes] = step.operation(np.broadcast_to(step.immediate, old.shape), old)
+                    old = _gather(rows[step.dst], lanes)
+                    _scatter(rows[step.dst], lanes, step.operation(np.broadcast_to(step.immediate, old.shape), old))
                 returned[local] = step.returns_true
                 if pcs is None:
                     return returned
