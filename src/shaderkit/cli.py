@@ -225,11 +225,11 @@ def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_f
     if requests > 1:
         raise InputError("give only one of --rt, --frame and --frames")
     movie = frames is not None
+    from .render import check_picture_suffix, save_animation, save_image
     check_picture_suffix(output, movie)
     session = processor.run_session(image, model=options["model"], divisor=options["divisor"])
     for reason in session.notes:
         click.echo(f"{program}: note: {reason}", err=True)
-    from .render import save_animation, save_image
     scale = options["scale"]
     if movie:
         save_animation(output, session.animation(frames, fps, scale), fps=fps, count=frames,
@@ -238,14 +238,6 @@ def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_f
         save_image(output, session.frame(frame, scale))
     else:
         save_image(output, session.frame_with_rt(1 if rt is None else rt, scale))
-
-
-def check_picture_suffix(output: str, movie: bool) -> None:
-    suffix = Path(output).suffix.lower()
-    if movie and suffix not in (".gif", ".mp4"):
-        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
-    if not movie and suffix != ".png":
-        raise InputError(f"cannot write a frame to '{output}': use .png (or --frames for .gif/.mp4)")
 
 
 @main.command()

@@ -24,6 +24,7 @@ from shaderkit.core.diagnostics import InputError
 from shaderkit.core.fileio import atomic_path
 
 __all__ = [
+    "check_picture_suffix",
     "ANIMATION_SUFFIXES",
     "colours6_to_rgb",
     "palette_rgb6",
@@ -53,6 +54,15 @@ def _check_frame(rgb: object, what: str = "frame") -> np.ndarray:
 def _output_error(path: str | os.PathLike, error: OSError) -> InputError:
     reason = error.strerror or str(error)
     return InputError(f"cannot write {os.fspath(path)}: {reason}")
+
+
+def check_picture_suffix(output: str, movie: bool) -> None:
+    """Refuse, before any work, an output name whose type the request cannot produce."""
+    suffix = Path(output).suffix.lower()
+    if movie and suffix not in (".gif", ".mp4"):
+        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
+    if not movie and suffix != ".png":
+        raise InputError(f"cannot write a picture to '{output}': use .png (or --frames for .gif/.mp4)")
 
 
 def save_image(path: str | os.PathLike, rgb: np.ndarray) -> None:

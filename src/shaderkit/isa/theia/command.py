@@ -7,8 +7,6 @@ output files. Every user error raises the project's errors (exit code 2).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-
 import numpy as np
 
 from ...core.diagnostics import InputError
@@ -74,15 +72,11 @@ def run_command(processor, program: str | None, output: str | None, options: dic
     if output is None:
         raise InputError("give the output picture with -o")
     movie = options["frames"] is not None
-    suffix = Path(output).suffix.lower()
-    if movie and suffix not in (".gif", ".mp4"):
-        raise InputError(f"cannot write an animation to '{output}': use .gif or .mp4")
-    if not movie and suffix != ".png":
-        raise InputError(f"cannot write a picture to '{output}': use .png (or --frames for .gif/.mp4)")
+    from ...render import check_picture_suffix, save_animation, save_image
+    check_picture_suffix(output, movie)
     scene = build_scene(options)
     machine = processor.machine(load(shader) if shader else None, **budget)
     source = shader or options["scene"] or options["obj"]
-    from ...render import save_animation, save_image
     if movie:
         fps, count = options["fps"], options["frames"]
         renders = (machine.render(scene, options["cores"], time=index / fps) for index in range(count))
