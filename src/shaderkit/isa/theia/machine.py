@@ -33,6 +33,7 @@ import numpy as np
 from ...core.diagnostics import InputError
 from . import registers as reg
 from .fixedpoint import to_fixed
+from .image import build_image, default_entries, split_image
 from .microcode import rom
 from .scene import Scene
 from .simt import DEFAULT_BUDGET, Code, Core, Lanes, MachineFault, output_reads
@@ -101,7 +102,6 @@ class TheiaMachine:
 
     def __init__(self, ram_image: Sequence[int] | None = None, *, complete_isa: bool = False,
                  budget: int = DEFAULT_BUDGET):
-        from .image import build_image, default_entries, split_image
         self.ram = list(ram_image) if ram_image is not None else build_image(default_entries(), [])
         entries, _ = split_image(self.ram)
         self.entries = entries
