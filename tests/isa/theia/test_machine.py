@@ -183,3 +183,27 @@ def test_undecodable_word_faults_when_reached():
 def test_jump_into_nothing_faults():
     with pytest.raises(MachineFault, match="jump to 0x9000"):
         bare("JMP 0x9000\n")
+
+
+def test_node_tree_with_children_and_brothers_renders_like_one_leaf():
+    # Root (not a leaf) -> first child at root + offset; child A's next brother is
+    # child B. Links and offsets are fixed-point word addresses (our reading, see machine.py).
+    from dataclasses import replace
+
+    from shaderkit.isa.theia.scene import triangles
+    flat = scene("example1")
+    first, second = triangles(flat)
+    header = flat.vertex_memory[:10].copy()
+    one = 1 << 17
+
+    def node(count, next_brother):
+        words = header.copy()
+        words[6], words[7], words[8], words[9] = count, 10 * one, next_brother * one, 0
+        return words
+
+    child_b = 10 + 10 + 21
+    memory = np.concatenate([node(0, 0), node(1, child_b), first, node(1, 0), second]).astype(np.uint32)
+    tree = replace(flat, vertex_memory=memory)
+    rendered = THEIA.machine().render(tree)
+    assert np.array_equal(rendered.image, default_render("example1").image)
+    assert rendered.triangle_tests == 200 * 200 * 2
