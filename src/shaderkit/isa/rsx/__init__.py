@@ -1,0 +1,1 @@
+"""PS3 RSX vertex and fragment programs (work in progress: containers)."""
