@@ -97,19 +97,15 @@ class Assembler:
         self.line_aliases = dict(line_aliases or {})
 
     def assemble(self, source: str, filename: str = "<input>", *, unlocked: Sequence[str] = (),
-                 reader: SourceReader = read_source_file, origin: int = 0,
-                 predefined: Mapping[str, int] | None = None) -> Program:
+                 reader: SourceReader = read_source_file, origin: int = 0) -> Program:
         """Assemble ``source``; raises DiagnosticError listing every error found.
 
-        ``origin`` is the address of the first instruction (labels count from it);
-        ``predefined`` symbols are known before the first line (an ISA's named constants).
+        ``origin`` is the address of the first instruction (labels count from it).
         """
         errors: list[Diagnostic] = []
         lines = self._expand(source, filename, reader, errors, depth=0)
-        known = dict(predefined or {})
-        first = self._pass(lines, set(unlocked), errors=None, final=False, labels=known, origin=origin)
-        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols,
-                             origin=origin, predefined=known)
+        first = self._pass(lines, set(unlocked), errors=None, final=False, origin=origin)
+        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols, origin=origin)
         if errors:
             raise DiagnosticError(errors[:MAX_ERRORS])
         return program
@@ -163,8 +159,7 @@ class Assembler:
     # -- one pass -----------------------------------------------------------------------
 
     def _pass(self, lines: list[SourceLine], unlocked: set[str], errors: list[Diagnostic] | None,
-              final: bool, labels: Mapping[str, int] | None = None, origin: int = 0,
-              predefined: Mapping[str, int] | None = None) -> Program:
+              final: bool, labels: Mapping[str, int] | None = None, origin: int = 0) -> Program:
         """Walk all lines. The first pass (final=False) only places labels; the second encodes."""
         symbols: dict[str, int] = {}
         context = ParseContext(symbols, unlocked, final)
@@ -182,9 +177,6 @@ class Assembler:
                 errors.append(self._diagnostic(line, column, message, length))
 
         def define(name: str, value: int, line: SourceLine, column: int) -> None:
-            if predefined and name in predefined and final:
-                report(line, column, f"'{name}' is a predefined name of this processor", len(name))
-                return
             if name in defined and final:
                 earlier = defined[name]
                 report(line, column, f"'{name}' is already defined at {earlier.file}:{earlier.number}", len(name))

@@ -441,7 +441,7 @@ class Description:
                 raise SourceError(f"'{head}' already carries a {title}; "
                                   f"give it either as a suffix or as a last operand", column, len(text))
             values[trailing] = self._parse_operand(trailing, text, column, context)
-        required = sum(1 for t in templates if not t.endswith("?}"))
+        required = len(templates) - len(declared.optional)
         if self.lenient_operand_count:
             operand_tokens = operand_tokens[:len(templates)]
             required = 0

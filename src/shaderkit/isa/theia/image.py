@@ -47,11 +47,6 @@ def split_image(words: Sequence[int]) -> tuple[dict[str, int], list[int]]:
     return dict(zip(ROUTINES, words[:ENTRY_TABLE_SIZE])), list(words[ENTRY_TABLE_SIZE:])
 
 
-def code_address(index: int) -> int:
-    """The code address of RAM word ``index``."""
-    return RAM_BIT | index
-
-
 def write_imem(words: Sequence[int]) -> bytes:
     lines = [f"{2 * len(words):x}"]
     lines += [f"{word >> 32:08x} {word & 0xFFFF_FFFF:08x}" for word in words]

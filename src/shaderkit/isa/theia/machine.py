@@ -32,14 +32,13 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from . import registers as reg
-from .fixedpoint import to_fixed
+from .fixedpoint import ONE, to_fixed
 from .image import build_image, default_entries, split_image
 from .microcode import rom
 from .scene import Scene
 from .simt import DEFAULT_BUDGET, Code, Core, Lanes, MachineFault, output_reads
 from .spec import description
 
-ONE = 1 << 17
 TILE_LANES = 8192
 ROW = reg.ADDRESSES
 TRIANGLE_WORDS = 21
@@ -236,7 +235,7 @@ class TheiaMachine:
             return
         coordinates = np.concatenate([rows[ROW["OREG_TEX_COORD1"]][:, hits], rows[ROW["OREG_TEX_COORD2"]][:, hits]])
         # The coordinate is the texel's first word within the texel data (header removed).
-        first = coordinates.astype(np.int64) % len(texels)
+        first = coordinates.astype(np.int64)
         for register, words in zip(TEXTURE_ROWS, first):
             for channel in range(3):
                 rows[register][channel, hits] = texels[(words + channel) % len(texels)]
@@ -304,9 +303,9 @@ def _pixel_order(bands, width: int) -> _PixelOrder:
         x0_word, y0_word = int(initial[0]), int(initial[1])
         x0, y0, y_end = x0_word >> 17, y0_word >> 17, int(final[1]) >> 17
         row_count = max(0, y_end - y0)
+        # The first row from x0 (rendered even if the band is empty: NPG only stops after a
+        # row), then whole rows from x = 0.
         xs = [np.arange(x0, width)] + [np.arange(width)] * max(0, row_count - 1)
-        if row_count == 0:
-            xs = [np.arange(x0, width)]  # NPG still renders the first row once
         x = np.concatenate(xs)
         y = np.concatenate([np.full(len(row), y0 + r) for r, row in enumerate(xs)])
         x_word = np.where(np.arange(len(x)) < width - x0, x0_word + (x - x0) * ONE, x * ONE)

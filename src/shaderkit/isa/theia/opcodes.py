@@ -6,8 +6,6 @@ lane in bits 4..3 (01 X, 10 Y, 11 Z) and the test in bits 2..0.
 
 from __future__ import annotations
 
-TYPE_II_BIT = 0x40
-
 # Type I arithmetic: mnemonic → (opcode, the sources it reads).
 ALU_OPCODES: dict[str, tuple[int, str]] = {
     "ADD": (1, "ab"), "SUB": (2, "ab"), "DIV": (3, "ab"), "MUL": (4, "ab"), "MAG": (5, "a"),

@@ -77,9 +77,8 @@ def address_name(address: int) -> str:
 
 
 # Memory banks (spec §3.1).
+# 32..63 swap RAM (geometry and texels) and 64..127 general RAM are read-write.
 CONFIG_END = 32        # 0..31: loaded by the host, read-only for programs
-SWAP_START = 32        # 32..63: geometry/texel swap RAM
-GENERAL_END = 128      # 64..127: general RAM
 OUTPUT_START = 128     # 128..255: output RAM, write-only for programs
 DATA_ROWS = 256
 
@@ -99,8 +98,7 @@ RAM_WORDS = 512
 ENTRY_TABLE_SIZE = len(ROUTINES)
 USER_CODE_START = RAM_BIT | ENTRY_TABLE_SIZE  # upstream labels: 0x8000 | (index + 11)
 
+# Only XXX, YYY, ZZZ and YXZ work on V1; the other codes yield (0, 0, 0) (semantics.py).
 SWIZZLES: dict[str, int] = {f"SWIZZLE_{name}": code for code, name in enumerate((
     "XXX", "YYY", "ZZZ", "XYY", "XXY", "XZZ", "XXZ", "YXX", "YYX", "YZZ", "YYZ",
     "ZXX", "ZZX", "ZYY", "ZZY", "XZX", "XYX", "YXY", "YZY", "ZXZ", "ZYZ", "YXZ"))}
-# The only codes the V1 swizzle unit implements; the others yield (0, 0, 0).
-IMPLEMENTED_SWIZZLES = frozenset({0, 1, 2, 21})

@@ -21,6 +21,7 @@ from ...core.diagnostics import SourceError
 from ...core.expr import evaluate
 from ...core.spec import CodeAddress, Description, Immediate, Operand, OperandKind, ParseContext, Registers, form
 from . import opcodes
+from .fixedpoint import WORD_MASK, to_fixed
 from .registers import ADDRESS_NAMES, SWIZZLES
 
 FIELDS = {
@@ -32,18 +33,8 @@ FIELDS = {
     "dst_imm": bits("47:0"),  # RETURN/NOP: RT_TRUE fills DST and IMM together
 }
 
-WORD_MASK = 0xFFFF_FFFF
-SCALE = 17
 _VERILOG_HEX = re.compile(r"32'h([0-9a-fA-F_]+)\Z")
 _FIXED_LITERAL = re.compile(r"[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?\Z")
-
-
-def fixed_point_word(value: float) -> int:
-    """A fixed-point literal as the 32-bit word nearest to it (17 fraction bits)."""
-    scaled = round(value * (1 << SCALE))
-    if not -(1 << 31) <= scaled < (1 << 31):
-        raise ValueError(f"{value} is outside the fixed-point range (-16384 to 16383.99999)")
-    return scaled & WORD_MASK
 
 
 @dataclass(frozen=True)
@@ -64,7 +55,7 @@ class Word32(OperandKind):
             return value
         if _FIXED_LITERAL.match(text):
             try:
-                return fixed_point_word(float(text))
+                return to_fixed(float(text))
             except ValueError as error:
                 raise SourceError(str(error), 1, len(text)) from None
         if text in SWIZZLES:
