@@ -44,6 +44,14 @@ rev_option = click.option("--rev", default="B", show_default=True, type=click.Ch
                           help="Hardware revision (TPP).")
 
 
+def program_input(command):
+    """The optional PROGRAM argument and how it is stored (run, flash)."""
+    command = click.option("-f", "--format", "input_format", default=None,
+                           type=click.Choice(("source", *ALL_FORMATS)),
+                           help="How PROGRAM is stored (default: source for .s/.asm, else detected).")(command)
+    return click.argument("program", required=False)(command)
+
+
 def read_input(path: str) -> bytes:
     try:
         return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
@@ -161,9 +169,7 @@ THEIA_RUN_OPTIONS = ("scene", "obj", "texture", "camera", "window", "resolution"
 @main.command()
 @machine_option
 @rev_option
-@click.argument("program", required=False)
-@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *ALL_FORMATS)),
-              help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
+@program_input
 @click.option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
               help="TPP emulator: auto picks simple only where it is proven exact.")
 @click.option("--rt", type=click.IntRange(0, 63), default=None, help="TPP: render the first frame whose RT is this.")
@@ -243,9 +249,7 @@ def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_f
 @main.command()
 @machine_option
 @rev_option
-@click.argument("program", required=False)
-@click.option("-f", "--format", "input_format", default=None, type=click.Choice(("source", *ALL_FORMATS)),
-              help="How PROGRAM is stored (default: source for .s/.asm, else detected).")
+@program_input
 @click.option("--port", default=None, help="Serial port (default: the first USB serial port).")
 @click.option("--time-divisor", type=click.IntRange(0, 63), default=None, help="Also send the time divisor command.")
 @click.option("--dry-run", is_flag=True, help="Print the bytes instead of sending them.")
