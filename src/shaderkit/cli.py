@@ -1,4 +1,4 @@
-"""The ``shaderkit`` command: asm, disasm, run, flash and bench.
+"""The ``shaderkit`` command: asm, disasm, decompile, run, flash and bench.
 
 Every user error ends as one message on stderr and exit code 2 (source errors as
 ``file:line:col: error: …`` with the line and a caret); outputs are written
@@ -67,14 +67,16 @@ def print_warnings(warnings) -> None:
 def load_program(processor, path: str, input_format: str | None):
     """Assemble a source file, or read a binary image in any container format."""
     data = read_input(path)
-    is_source = input_format == "source" or (input_format is None and path.lower().endswith(SOURCE_SUFFIXES))
+    suffixes = getattr(processor, "source_suffixes", SOURCE_SUFFIXES)
+    is_source = input_format == "source" or (input_format is None and path.lower().endswith(suffixes))
     if is_source:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{path}: not UTF-8 text") from None
         assembled = processor.assemble(text, path)
-        print_warnings(assembled.program.warnings)
+        warnings = getattr(assembled, "warnings", None)
+        print_warnings(assembled.program.warnings if warnings is None else warnings)
         return assembled.image
     return read_image(processor, data, path, input_format, None)
 
@@ -84,9 +86,10 @@ def _containers(processor) -> dict:
 
 
 def _check_format(processor, fmt: str) -> None:
-    if fmt not in binfmt.FORMATS and fmt not in _containers(processor):
-        raise InputError(f"format '{fmt}' is not available for {processor.name} "
-                         f"(use one of {', '.join(binfmt.FORMATS + tuple(_containers(processor)))})")
+    # An ISA with a `formats` tuple offers only those; the others add containers to binfmt's.
+    available = getattr(processor, "formats", None) or binfmt.FORMATS + tuple(_containers(processor))
+    if fmt not in available:
+        raise InputError(f"format '{fmt}' is not available for {processor.name} (use one of {', '.join(available)})")
 
 
 def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: str | None) -> list[int]:
@@ -149,21 +152,48 @@ def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, o
 @click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex input.")
 @click.option("--addresses/--no-addresses", default=True, show_default=True,
               help="Show address and words in a comment after each instruction.")
+@click.option("--style", type=click.Choice(["rpcs3"]), default=None,
+              help="RSX: a read-only listing in the RPCS3 style instead of assembly text.")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
 def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str | None, addresses: bool,
-           output: str | None) -> None:
+           style: str | None, output: str | None) -> None:
     """Disassemble BINARY into source that re-assembles to the same words."""
     processor = isas.get(machine, rev=rev)
+    if style is not None and not hasattr(processor, "decompile"):
+        raise InputError(f"--style is not an option for {machine}")
     words = read_image(processor, read_input(binary), binary, fmt, byte_order)
-    text = processor.disassemble(words, addresses=addresses)
+    text = processor.disassemble(words, addresses=addresses, **({"style": style} if style else {}))
     for line in processor.disassembly_warnings(words):
         click.echo(f"{binary}: warning: {line}", err=True)
     write_output(output, text.encode("utf-8"))
 
 
-TPP_RUN_OPTIONS = ("model", "rt", "frame", "divisor", "scale")
-THEIA_RUN_OPTIONS = ("scene", "obj", "texture", "camera", "window", "resolution", "shader", "program_file",
-                     "registers", "cores", "stats", "complete_isa", "budget")
+@main.command()
+@machine_option
+@click.argument("binary")
+@click.option("-f", "--format", "fmt", default=None, type=click.Choice(ALL_FORMATS),
+              help="Input container (default: from the file name and contents).")
+@click.option("-o", "--output", default=None, help="Output .frag/.vert/.glsl file (default: standard output).")
+def decompile(machine: str, binary: str, fmt: str | None, output: str | None) -> None:
+    """Decompile a shader program BINARY to GLSL 4.30 core."""
+    processor = isas.get(machine)
+    if not hasattr(processor, "decompile"):
+        raise InputError(f"{machine} does not run shaders; nothing to decompile")
+    image = load_program(processor, binary, fmt)
+    write_output(output, processor.decompile(image).encode("utf-8"))
+
+
+# Which run options belong to which processors (an option given to another one is an error).
+RUN_OPTION_OWNERS = {
+    "model": ("tpp",), "rt": ("tpp",), "frame": ("tpp",), "divisor": ("tpp",), "scale": ("tpp",),
+    "scene": ("theia",), "obj": ("theia",), "camera": ("theia",), "window": ("theia",),
+    "resolution": ("theia",), "shader": ("theia",), "program_file": ("theia",), "registers": ("theia",),
+    "cores": ("theia",), "stats": ("theia",), "complete_isa": ("theia",), "budget": ("theia",),
+    "texture": ("theia", "rsx", "rsx-vp", "rsx-fp"),
+    "vp": ("rsx",), "fp": ("rsx",), "mesh": ("rsx", "rsx-vp"), "size": ("rsx",),
+    "fullscreen": ("rsx-fp",), "input": ("rsx-fp",), "const": ("rsx", "rsx-vp"),
+    "filter": ("rsx", "rsx-vp", "rsx-fp"), "wrap": ("rsx", "rsx-vp", "rsx-fp"),
+}
 
 
 @main.command()
@@ -182,7 +212,8 @@ THEIA_RUN_OPTIONS = ("scene", "obj", "texture", "camera", "window", "resolution"
               help="TPP: pixels per dekapixel (10 = 640x480, 1 = the 64x48 logical picture).")
 @click.option("--scene", default=None, help="THEIA: scene folder (Params.mem, Vertex.mem, Textures.mem, Creg.mem).")
 @click.option("--obj", default=None, help="THEIA: build the scene from this Wavefront OBJ mesh.")
-@click.option("--texture", default=None, help="THEIA: texture image for --obj.")
+@click.option("--texture", multiple=True,
+              help="THEIA: texture image for --obj. RSX: UNIT=file.png, repeatable.")
 @click.option("--camera", default=None, help="THEIA: camera position x,y,z for --obj (default: framed).")
 @click.option("--window", default=None, help="THEIA: projection window xmin,ymin,xmax,ymax for --obj.")
 @click.option("--resolution", default=None, help="THEIA: image size WxH for --obj (default 128x128).")
@@ -195,6 +226,18 @@ THEIA_RUN_OPTIONS = ("scene", "obj", "texture", "camera", "window", "resolution"
 @click.option("--complete-isa", is_flag=True, help="THEIA: execute INTP/XCHANGEY/XCHANGEZ/RESCALE as the manual documents.")
 @click.option("--budget", type=click.IntRange(1, None), default=None,
               help="THEIA: instruction groups a routine may run before it is stopped.")
+@click.option("--vp", default=None, help="RSX: vertex program (.vpo, assembly text, or raw/hex ucode).")
+@click.option("--fp", default=None, help="RSX: fragment program (.fpo, assembly text, or raw/hex ucode).")
+@click.option("--mesh", default=None, help="RSX: Wavefront OBJ mesh to draw (rsx) or whose vertices to run (rsx-vp).")
+@click.option("--size", default=None, help="RSX: picture size WxH (default 256x256).")
+@click.option("--fullscreen", default=None, help="RSX-FP: run over a full-screen quad of WxH pixels (default 64x64).")
+@click.option("--input", "input", multiple=True, help="RSX-FP: NAME=x,y,z,w overrides a fragment input, repeatable.")
+@click.option("--const", "const", multiple=True,
+              help="RSX: c[N]=x,y,z,w or NAME=x,y,z,w (16 numbers for a matrix), repeatable.")
+@click.option("--filter", "filter", type=click.Choice(["linear", "nearest"]), default="linear", show_default=True,
+              help="RSX: texture filtering.")
+@click.option("--wrap", type=click.Choice(["repeat", "clamp", "mirror"]), default="repeat", show_default=True,
+              help="RSX: texture wrap mode.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar for animations and long renders.")
 @click.option("-o", "--output", default=None, help="Output .png, or .gif/.mp4 with --frames.")
 @click.pass_context
@@ -207,13 +250,19 @@ def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_f
     THEIA: shaderkit run -m theia --scene DIR [--shader user.s] [--cores N] -o out.png
            shaderkit run -m theia --obj model.obj [--texture t.png] -o out.png
            shaderkit run -m theia --program prog.s --registers
+    RSX:   shaderkit run -m rsx --vp a.vpo --fp b.fpo --mesh m.obj [--texture 0=t.png] [--const c[4]=…] -o out.png
+           shaderkit run -m rsx-fp prog.bin --fullscreen 64x64 [--input TEX0=x,y,z,w] -o out.npy
+           shaderkit run -m rsx-vp prog.bin --mesh m.obj -o outputs.npy
     """
     given = {name for name in options if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
-    foreign = THEIA_RUN_OPTIONS if machine.lower() == "tpp" else TPP_RUN_OPTIONS
-    misplaced = sorted(given & set(foreign))
+    misplaced = sorted(name for name in given if machine.lower() not in RUN_OPTION_OWNERS.get(name, (machine.lower(),)))
     if misplaced:
         names = ", ".join("--" + name.replace("_file", "").replace("_", "-") for name in misplaced)
         raise InputError(f"{names}: not an option for {machine}")
+    if machine.lower() == "theia":
+        if len(options["texture"]) > 1:
+            raise InputError("THEIA takes one --texture")
+        options["texture"] = options["texture"][0] if options["texture"] else None
     if machine.lower() != "tpp":
         processor = isas.get(machine, complete_isa=options["complete_isa"])
         processor.run_command(program, output, options,

@@ -13,10 +13,19 @@ from ..core.diagnostics import InputError
 REGISTRY = {
     "tpp": "shaderkit.isa.tpp",
     "theia": "shaderkit.isa.theia",
+    "rsx": "shaderkit.isa.rsx",
+    "rsx-vp": "shaderkit.isa.rsx",
+    "rsx-fp": "shaderkit.isa.rsx",
+}
+# Names that select a variant of their package (passed to its make_isa).
+VARIANTS = {
+    "rsx-vp": {"kind": "vertex"},
+    "rsx-fp": {"kind": "fragment"},
 }
 # Program containers only some processors have (the CLI offers them, the ISA checks).
 CONTAINERS = {
     "theia": ("imem",),
+    "rsx": ("vpo", "fpo"),
 }
 
 
@@ -33,4 +42,4 @@ def get(name: str, **options):
     module_name = REGISTRY.get(name.lower())
     if module_name is None:
         raise InputError(f"unknown processor '{name}' (known: {', '.join(names())})")
-    return importlib.import_module(module_name).make_isa(**options)
+    return importlib.import_module(module_name).make_isa(**options, **VARIANTS.get(name.lower(), {}))

@@ -1,1 +1,158 @@
-"""PS3 RSX vertex and fragment programs (work in progress: containers)."""
+"""PS3 RSX (NV40-class) vertex and fragment programs: the public face of the package.
+
+Three processor names share this package:
+
+* ``rsx-vp`` and ``rsx-fp``: bare microcode of one kind (the bytes as they sit in RSX memory),
+  or a container / assembly text of that kind;
+* ``rsx``: ``.vpo`` / ``.fpo`` containers and assembly text, which say what they hold.
+
+Modules: :mod:`.fields` and :mod:`.opcodes` are the declarative description,
+:mod:`.instruction` the instruction values and their views, :mod:`.assembler` /
+:mod:`.printer` / :mod:`.listing` the text forms, :mod:`.container` and :mod:`.image` the files,
+:mod:`.fragment` / :mod:`.vertex` / :mod:`.semantics` / :mod:`.textures` the emulator,
+:mod:`.pipeline` the small renderer, :mod:`.glsl` the decompiler and :mod:`.gl` the GL runner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from shaderkit.core.diagnostics import InputError
+
+from . import image as images
+from .container import ProgramKind
+
+KINDS = {"vertex": ProgramKind.VERTEX, "fragment": ProgramKind.FRAGMENT, None: None}
+STYLES = ("nv", "rpcs3")
+SOURCE_SUFFIXES = (".vp", ".fp", ".txt", ".s", ".asm")
+
+
+@dataclass(frozen=True)
+class AssembledRsx:
+    image: images.RsxImage
+    warnings: tuple
+
+
+class Rsx:
+    """``kind`` is None for ``-m rsx`` (the file says what it holds)."""
+
+    word_bits = 32
+    byte_order = "big"
+    source_suffixes = SOURCE_SUFFIXES
+
+    def __init__(self, kind: ProgramKind | None):
+        self.kind = kind
+        self.name = {None: "rsx", ProgramKind.VERTEX: "rsx-vp", ProgramKind.FRAGMENT: "rsx-fp"}[kind]
+        kinds = (ProgramKind.VERTEX, ProgramKind.FRAGMENT) if kind is None else (kind,)
+        self.containers = {images.KIND_SUFFIX[k]: self._container_format(k) for k in kinds}
+        self.containers["raw"] = (self._write_raw, lambda data, path: self._read_bare(images.read_raw, data, path))
+        self.containers["hex"] = (images.write_hex, lambda data, path: self._read_bare(images.read_hex, data, path))
+        self.formats = tuple(self.containers)
+
+    def _container_format(self, kind: ProgramKind):
+        return (lambda image: images.write_container_image(image, kind),
+                lambda data, path: images.read_container_image(data, path, kind))
+
+    @staticmethod
+    def _write_raw(image: images.RsxImage) -> bytes:
+        from .container import words_to_ucode
+        return words_to_ucode(image.words, image.kind)
+
+    def _read_bare(self, reader, data: bytes, path: str) -> images.RsxImage:
+        if self.kind is None:
+            raise InputError(f"{path}: bare microcode does not say what it holds; "
+                             "use -m rsx-vp or -m rsx-fp (or give a .vpo/.fpo container)")
+        return reader(data, self.kind, path)
+
+    # -- files -----------------------------------------------------------------------------
+
+    def detect_format(self, data: bytes, path: str) -> str | None:
+        kind = images.container_kind(data)
+        if kind is not None:
+            return images.KIND_SUFFIX[kind]
+        suffix = Path(path).suffix.lower()
+        if suffix in (".vpo", ".fpo"):
+            return suffix[1:]
+        if suffix in (".hex", ".words") or path.lower().endswith(".words.txt"):
+            return "hex"
+        return "raw"
+
+    def load_file(self, path: str, kind: ProgramKind) -> images.RsxImage:
+        """Any program file of the given kind: assembly text, container, hex words or raw ucode."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            raise InputError(f"cannot read '{path}': {error.strerror or error}") from None
+        if data.lstrip().startswith(b"!!") or path.lower().endswith(SOURCE_SUFFIXES[:2]):
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError(f"{path}: not UTF-8 text") from None
+            image = self.assemble(text, path, kind).image
+        else:
+            fmt = self.detect_format(data, path)
+            if fmt in ("vpo", "fpo"):
+                image = images.read_container_image(data, path, kind)
+            elif fmt == "hex":
+                image = images.read_hex(data, kind, path)
+            else:
+                image = images.read_raw(data, kind, path)
+        if image.kind is not kind:
+            raise InputError(f"{path}: holds a {image.kind.value} program, not a {kind.value} program")
+        return image
+
+    # -- text ------------------------------------------------------------------------------
+
+    def assemble(self, source: str, filename: str = "<input>", kind: ProgramKind | None = None) -> AssembledRsx:
+        from .assembler import assemble
+        kind = kind or self.kind
+        assembled = assemble(source, filename, kind)
+        parameters, header_values = images.split_metadata(source, filename, assembled.program.kind)
+        program = assembled.program
+        if parameters is None:
+            parameters = images.parameters_from_assembly(assembled)
+        header = images.header_for(program, header_values, parameters)
+        constants = dict(assembled.constants) if program.kind is ProgramKind.VERTEX else {}
+        if parameters:
+            constants.update(images.constants_from_parameters(parameters))
+        image = images.RsxImage(program, constants, parameters, header)
+        return AssembledRsx(image, tuple(assembled.warnings))
+
+    def disassemble(self, image: images.RsxImage, *, addresses: bool = True, style: str = "nv") -> str:
+        if style == "rpcs3":
+            from .listing import listing
+            return listing(image.program, image.parameters)
+        from .disassembler import disassemble
+        text = disassemble(image.program, image.parameters)
+        if image.container is None:
+            return text
+        # The container's table and sub-header ride along as significant comments.
+        metadata = [images.parameter_line(parameter) for parameter in image.container.parameters]
+        metadata.append(images.header_line(image.container.program_header))
+        head, newline, rest = text.partition("\n")
+        return head + newline + "\n".join(metadata) + "\n" + rest
+
+    def disassembly_warnings(self, image: images.RsxImage) -> list[str]:
+        return images.warnings_of(image, "program")
+
+    def decompile(self, image: images.RsxImage) -> str:
+        from .glsl import decompile
+        return decompile(image.program, image.parameters)
+
+    # -- running ---------------------------------------------------------------------------
+
+    def run_command(self, program, output, options, **callbacks) -> None:
+        from .command import run_command
+        run_command(self, program, output, options, **callbacks)
+
+    def benchmark(self, seconds: float = 2.0):
+        from .bench import run_benchmark
+        return run_benchmark(seconds)
+
+
+def make_isa(kind: str | None = None, **_ignored) -> Rsx:
+    return Rsx(KINDS[kind])
+
+
+__all__ = ["Rsx", "AssembledRsx", "make_isa"]

@@ -7,30 +7,12 @@ output files. Every user error raises the project's errors (exit code 2).
 from __future__ import annotations
 
 from collections.abc import Callable
-import numpy as np
 
 from ...core.diagnostics import InputError
+from ...core.options import parse_numbers, parse_size
 from .registers import address_name
 
 DEFAULT_OBJ_RESOLUTION = (128, 128)
-
-
-def parse_numbers(text: str, count: int, option: str) -> tuple[float, ...]:
-    parts = [part for part in text.replace(",", " ").split() if part]
-    try:
-        values = tuple(float(part) for part in parts)
-    except ValueError:
-        values = ()
-    if len(values) != count or not all(np.isfinite(values)):
-        raise InputError(f"{option} needs {count} numbers separated by commas, not '{text}'")
-    return values
-
-
-def parse_resolution(text: str) -> tuple[int, int]:
-    parts = text.lower().split("x")
-    if len(parts) != 2 or not all(part.isdigit() and 0 < int(part) <= 4096 for part in parts):
-        raise InputError(f"--resolution needs WIDTHxHEIGHT between 1 and 4096, not '{text}'")
-    return int(parts[0]), int(parts[1])
 
 
 def build_scene(options: dict):
@@ -46,7 +28,7 @@ def build_scene(options: dict):
         window = parse_numbers(options["window"], 4, "--window") if options["window"] else None
         return scene_from_obj(
             options["obj"], options["texture"],
-            resolution=parse_resolution(options["resolution"]) if options["resolution"] else DEFAULT_OBJ_RESOLUTION,
+            resolution=parse_size(options["resolution"], "--resolution") if options["resolution"] else DEFAULT_OBJ_RESOLUTION,
             camera=parse_numbers(options["camera"], 3, "--camera") if options["camera"] else None,
             window=((window[0], window[1]), (window[2], window[3])) if window else None)
     raise InputError("give a scene: --scene DIR or --obj model.obj (or --program prog.s --registers)")

@@ -1,0 +1,404 @@
+"""RSX program images: what the CLI reads, writes and runs, in every file format.
+
+An :class:`RsxImage` is a decoded program plus what the ucode alone cannot say: the values of
+vertex constants (``#const`` lines, container default values), and the container's parameter
+table and sub-header when there is one. Formats:
+
+* ``raw``: the ucode exactly as it sits in RSX memory (VP big-endian words, FP half-word
+  swapped; the ``asm/*.bin`` files of the corpus);
+* ``hex``: the normalised words as text, one 16-byte slot per line (``NNN: w0 w1 w2 w3``, the
+  ``*.words.txt`` layout); reading also accepts bare hex words;
+* ``vpo`` / ``fpo``: Sony CgBinaryProgram containers (:mod:`.container`).
+
+Containers and text: a container's parameter table and sub-header are printed into the
+disassembly as significant comment lines (``#param`` and ``#header``), so a disassembled
+container assembles back to a container with the same ucode, the same parameters and the same
+sub-header. The bytes of the table area can differ from sce-cgc's (which places strings in an
+order we do not reproduce); the ucode bytes are always identical.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from shaderkit.core.diagnostics import InputError
+
+from .container import (
+    BINARY_FORMAT_REVISION,
+    CgParameter,
+    CgProfile,
+    CgProgram,
+    CgDirection,
+    CgType,
+    CgVariability,
+    FragmentProgramHeader,
+    ProgramKind,
+    VertexProgramHeader,
+    read_container,
+    ucode_to_words,
+    words_to_ucode,
+    write_container,
+)
+from .instruction import VP_CONSTANTS, Program, decode_program, program_warnings
+
+CONTAINER_MAGIC = {CgProfile.SCE_VP_RSX: ProgramKind.VERTEX, CgProfile.SCE_FP_RSX: ProgramKind.FRAGMENT}
+TEXCOORD_RESOURCE = 3220  # res code of TEXCOORD0 (spec 4.1); TEXCOORDn = 3220 + n
+VP_CONSTANT_RESOURCE = 2178
+KIND_SUFFIX = {ProgramKind.VERTEX: "vpo", ProgramKind.FRAGMENT: "fpo"}
+# VP output register -> attributeOutputMask bit for a write of its x lane (spec section 2.10).
+_OUTPUT_MASK_BITS = {1: 0, 2: 1, 3: 2, 4: 3, **{7 + n: 14 + n for n in range(8)}, 15: 12}
+# VP o[5]/o[6]: x = fog / point size; y, z, w = user clip planes 0-2 / 3-5.
+_SPECIAL_OUTPUT_LANES = {5: (4, 6, 7, 8), 6: (5, 9, 10, 11)}
+# FP input -> attributeInputMask bits (the VP output column of section 2.10).
+_FP_INPUT_MASK_BITS = {1: (0, 2), 2: (1, 3), 3: (4,), **{4 + n: (14 + n,) for n in range(8)}, 12: (12,),
+                       13: (13,)}
+
+
+@dataclass(frozen=True)
+class RsxImage:
+    """A program and its side data. ``constants`` maps VP constant indices to values."""
+
+    program: Program
+    constants: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
+    parameters: tuple[CgParameter, ...] | None = None
+    header: VertexProgramHeader | FragmentProgramHeader | None = None
+    container: CgProgram | None = None
+
+    @property
+    def kind(self) -> ProgramKind:
+        return self.program.kind
+
+    @property
+    def words(self) -> tuple[int, ...]:
+        return self.program.words()
+
+    def constant_memory(self) -> np.ndarray:
+        """The (468, 4) float32 VP constant memory this image defines (zeros elsewhere)."""
+        memory = np.zeros((VP_CONSTANTS, 4), dtype=np.float32)
+        for index, value in self.constants.items():
+            if 0 <= index < VP_CONSTANTS:
+                memory[index] = value
+        return memory
+
+
+# --- sub-headers computed from the ucode --------------------------------------------------------
+
+
+def _written_outputs(program: Program) -> dict[int, set[int]]:
+    """VP output register -> lanes written by any instruction."""
+    written: dict[int, set[int]] = {}
+    for instruction in program.instructions:
+        view = instruction.view
+        if view.output is None:
+            continue
+        if view.vector_to_output and view.vector is not None and view.vector.name != "NOP":
+            lanes = {lane for lane in range(4) if view.vector_mask[lane]}
+            written.setdefault(view.output, set()).update(lanes)
+        scalar_writes_output = (view.scalar_temp is None and not view.vector_to_output
+                                and view.scalar is not None and view.scalar.sources)
+        if scalar_writes_output:
+            lanes = {lane for lane in range(4) if view.scalar_mask[lane]}
+            written.setdefault(view.output, set()).update(lanes)
+    return written
+
+
+def vertex_header(program: Program) -> VertexProgramHeader:
+    inputs = 0
+    temps = 0
+    for instruction in program.instructions:
+        view = instruction.view
+        used = set((view.vector.sources if view.vector else ()) + (view.scalar.sources if view.scalar else ()))
+        for slot in used:
+            source = view.sources[slot]
+            if source.file == "v":
+                inputs |= 1 << source.index
+            if source.file == "R":
+                temps = max(temps, source.index + 1)
+        for temp in (view.vector_temp, view.scalar_temp):
+            if temp is not None:
+                temps = max(temps, temp + 1)
+    outputs = 0
+    clip = 0
+    for register, lanes in _written_outputs(program).items():
+        if register in _SPECIAL_OUTPUT_LANES:
+            for lane in lanes:
+                outputs |= 1 << _SPECIAL_OUTPUT_LANES[register][lane]
+                if lane:
+                    clip |= 1 << ((lane - 1) + (3 if register == 6 else 0))
+        elif register in _OUTPUT_MASK_BITS:
+            outputs |= 1 << _OUTPUT_MASK_BITS[register]
+    return VertexProgramHeader(program.slot_count, 0, max(1, temps), inputs, outputs, clip)
+
+
+def _texcoords_2d(parameters: tuple[CgParameter, ...] | None) -> int:
+    """sce-cgc clears bit n when TEXCOORDn is declared with more than two components (4.1)."""
+    mask = 0xFFFF
+    for parameter in parameters or ():
+        unit = parameter.resource - TEXCOORD_RESOURCE
+        wide = parameter.type in (CgType.FLOAT3, CgType.FLOAT4)
+        if 0 <= unit < 10 and parameter.direction == CgDirection.IN and wide:
+            mask &= ~(1 << unit)
+    return mask
+
+
+def fragment_header(program: Program, parameters: tuple[CgParameter, ...] | None = None) -> FragmentProgramHeader:
+    inputs = 0
+    texcoords = 0
+    registers = 0
+    writes_depth = False
+    kills = False
+    for instruction in program.instructions:
+        view = instruction.view
+        opcode = view.opcode
+        if opcode is None or opcode.flow:
+            continue
+        kills |= opcode.name == "KIL"
+        for slot in opcode.sources:
+            source = view.sources[slot]
+            if source.file == "f":
+                for bit in _FP_INPUT_MASK_BITS.get(view.input, ()):
+                    inputs |= 1 << bit
+                if 4 <= view.input <= 13:
+                    texcoords |= 1 << (view.input - 4)
+            if source.file in "RH":
+                registers = max(registers, (source.index // 2 if source.file == "H" else source.index) + 1)
+        if not view.no_destination and opcode.name not in ("KIL", "NOP", "FENCT", "FENCB"):
+            index = view.destination // 2 if view.destination_half else view.destination
+            registers = max(registers, index + 1)
+            if not view.destination_half and view.destination == 1 and view.mask[2]:
+                writes_depth = True
+    return FragmentProgramHeader(
+        instruction_count=program.slot_count, attribute_input_mask=inputs, partial_tex_type=0,
+        tex_coords_input_mask=texcoords, tex_coords_2d=_texcoords_2d(parameters), tex_coords_centroid=0,
+        register_count=max(2, registers), output_from_h0=0, depth_replace=int(writes_depth),
+        pixel_kill=int(kills))
+
+
+def computed_header(program: Program, parameters: tuple[CgParameter, ...] | None = None
+                    ) -> VertexProgramHeader | FragmentProgramHeader:
+    if program.kind is ProgramKind.VERTEX:
+        return vertex_header(program)
+    return fragment_header(program, parameters)
+
+
+# --- significant comment lines: #param and #header ---------------------------------------------
+
+_PARAM_KEYS = ("type", "resource", "variability", "resource_index", "direction", "parameter_number",
+               "is_referenced", "is_shared")
+_HEADER_KEYS = {
+    ProgramKind.VERTEX: ("instruction_slot", "register_count", "attribute_input_mask",
+                         "attribute_output_mask", "user_clip_mask"),
+    ProgramKind.FRAGMENT: ("attribute_input_mask", "partial_tex_type", "tex_coords_input_mask", "tex_coords_2d",
+                           "tex_coords_centroid", "register_count", "output_from_h0", "depth_replace",
+                           "pixel_kill"),
+}
+
+
+def parameter_line(parameter: CgParameter) -> str:
+    parts = ["#param", shlex.quote(parameter.name)]
+    parts += [f"{key}={getattr(parameter, key)}" for key in _PARAM_KEYS]
+    if parameter.semantic is not None:
+        parts.append(f"semantic={shlex.quote(parameter.semantic)}")
+    if parameter.default_value_bits is not None:
+        parts.append("default=" + ",".join(f"0x{bits:08x}" for bits in parameter.default_value_bits))
+    if parameter.embedded_constant_offsets is not None:
+        parts.append("embedded=" + ",".join(str(offset) for offset in parameter.embedded_constant_offsets))
+    return " ".join(parts)
+
+
+def header_line(header: VertexProgramHeader | FragmentProgramHeader) -> str:
+    kind = ProgramKind.VERTEX if isinstance(header, VertexProgramHeader) else ProgramKind.FRAGMENT
+    return "#header " + " ".join(f"{key}={getattr(header, key)}" for key in _HEADER_KEYS[kind])
+
+
+_META_LINE = re.compile(r"^\s*#(param|header)\b(.*)$")
+
+
+def _key_values(tokens: list[str], where: str) -> dict[str, str]:
+    values = {}
+    for token in tokens:
+        key, equals, value = token.partition("=")
+        if not equals:
+            raise InputError(f"{where}: '{token}' is not key=value")
+        values[key] = value
+    return values
+
+
+def _integer(values: dict[str, str], key: str, where: str) -> int:
+    try:
+        return int(values.pop(key), 0)
+    except KeyError:
+        raise InputError(f"{where}: missing {key}=") from None
+    except ValueError:
+        raise InputError(f"{where}: {key} must be an integer") from None
+
+
+def _integer_list(text: str, where: str, key: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(item, 0) for item in text.split(",")) if text else ()
+    except ValueError:
+        raise InputError(f"{where}: {key} must be a comma-separated list of integers") from None
+
+
+def _parse_parameter(tokens: list[str], where: str) -> CgParameter:
+    if not tokens:
+        raise InputError(f"{where}: #param needs a name")
+    name, values = tokens[0], _key_values(tokens[1:], where)
+    numbers = {key: _integer(values, key, where) for key in _PARAM_KEYS}
+    semantic = values.pop("semantic", None)
+    default = values.pop("default", None)
+    embedded = values.pop("embedded", None)
+    if values:
+        raise InputError(f"{where}: unknown #param key {sorted(values)[0]}")
+    default_bits = None
+    if default is not None:
+        default_bits = _integer_list(default, where, "default")
+        if len(default_bits) != 4:
+            raise InputError(f"{where}: default needs four values")
+    return CgParameter(name=name, default_value_bits=default_bits,
+                       embedded_constant_offsets=None if embedded is None else _integer_list(embedded, where,
+                                                                                            "embedded"),
+                       semantic=semantic, **numbers)
+
+
+def split_metadata(source: str, filename: str, kind: ProgramKind
+                   ) -> tuple[tuple[CgParameter, ...] | None, dict[str, int] | None]:
+    """The ``#param`` records and ``#header`` values written in assembly text (if any)."""
+    parameters: list[CgParameter] = []
+    header: dict[str, int] | None = None
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = _META_LINE.match(line)
+        if not match:
+            continue
+        where = f"{filename}:{number}"
+        try:
+            tokens = shlex.split(match.group(2))
+        except ValueError as error:
+            raise InputError(f"{where}: {error}") from None
+        if match.group(1) == "param":
+            parameters.append(_parse_parameter(tokens, where))
+        else:
+            values = _key_values(tokens, where)
+            header = {key: _integer(values, key, where) for key in _HEADER_KEYS[kind]}
+            if values:
+                raise InputError(f"{where}: unknown #header key {sorted(values)[0]}")
+    return (tuple(parameters) if parameters else None), header
+
+
+def header_for(program: Program, overrides: dict[str, int] | None,
+               parameters: tuple[CgParameter, ...] | None = None):
+    header = computed_header(program, parameters)
+    return replace(header, **overrides) if overrides else header
+
+
+def constants_from_parameters(parameters: tuple[CgParameter, ...]) -> dict[int, tuple[float, ...]]:
+    """VP constant values a container gives: internal constants and uniform defaults."""
+    constants = {}
+    for parameter in parameters:
+        if parameter.resource == VP_CONSTANT_RESOURCE and parameter.resource_index >= 0 and parameter.default_value is not None:
+            constants[parameter.resource_index] = parameter.default_value
+    return constants
+
+
+# --- reading and writing ------------------------------------------------------------------------
+
+
+def container_kind(data: bytes) -> ProgramKind | None:
+    """The kind a container says it holds, or None when the bytes are not a container."""
+    if len(data) < 8:
+        return None
+    profile = int.from_bytes(data[0:4], "big")
+    revision = int.from_bytes(data[4:8], "big")
+    if revision != BINARY_FORMAT_REVISION:
+        return None
+    return {7003: ProgramKind.VERTEX, 7004: ProgramKind.FRAGMENT}.get(profile)
+
+
+def image_from_words(words, kind: ProgramKind, source: str, **side) -> RsxImage:
+    return RsxImage(decode_program(tuple(words), kind, source), **side)
+
+
+def read_raw(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
+    if len(data) % 16:
+        raise InputError(f"{source}: {len(data)} bytes is not a whole number of 16-byte slots "
+                         "(truncated ucode?)")
+    return image_from_words(ucode_to_words(data, kind), kind, source)
+
+
+_SLOT_LINE = re.compile(r"^\s*(?:\d+\s*:)?((?:\s*(?:0x)?[0-9a-fA-F]{1,8})+)\s*$")
+
+
+def read_hex(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        raise InputError(f"{source}: hex words must be ASCII text") from None
+    words = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].split("//", 1)[0]
+        if not line.strip():
+            continue
+        match = _SLOT_LINE.match(line)
+        if not match:
+            raise InputError(f"{source}:{number}: expected hex words, optionally after 'NNN:'")
+        words += [int(word, 16) for word in match.group(1).split()]
+    return image_from_words(words, kind, source)
+
+
+def write_hex(image: RsxImage) -> bytes:
+    words = image.words
+    lines = [f"{slot:03d}: " + " ".join(f"{word:08x}" for word in words[slot * 4: slot * 4 + 4])
+             for slot in range(len(words) // 4)]
+    return ("\n".join(lines) + "\n").encode("ascii")
+
+
+def read_container_image(data: bytes, source: str, expected: ProgramKind | None = None) -> RsxImage:
+    container = read_container(data, source)
+    if expected is not None and container.kind is not expected:
+        raise InputError(f"{source}: the container holds a {container.kind.value} program, "
+                         f"not a {expected.value} program")
+    program = decode_program(container.words, container.kind, source)
+    return RsxImage(program, constants_from_parameters(container.parameters), container.parameters,
+                    container.program_header, container)
+
+
+def build_container(image: RsxImage) -> CgProgram:
+    """The container of an image: the one it was read from if its ucode is unchanged."""
+    ucode = words_to_ucode(image.words, image.kind)
+    if image.container is not None and image.container.ucode == ucode:
+        return image.container
+    profile = CgProfile.SCE_VP_RSX if image.kind is ProgramKind.VERTEX else CgProfile.SCE_FP_RSX
+    parameters = image.parameters or ()
+    header = image.header or computed_header(image.program, parameters)
+    header = replace(header, instruction_count=image.program.slot_count)
+    return CgProgram(profile, BINARY_FORMAT_REVISION, parameters, header, ucode)
+
+
+def parameters_from_assembly(assembled) -> tuple[CgParameter, ...]:
+    """Records for what assembly text declares: VP ``#const`` values (sce-cgc's
+    ``internal-constant-N`` convention)."""
+    if assembled.program.kind is not ProgramKind.VERTEX:
+        return ()
+    records = []
+    for number, (index, value) in enumerate(sorted(assembled.constants.items())):
+        bits = tuple(int(b) for b in np.array(value, dtype=">f4").view(">u4"))
+        records.append(CgParameter(
+            type=int(CgType.FLOAT4), resource=VP_CONSTANT_RESOURCE, variability=int(CgVariability.CONSTANT), resource_index=index,
+            name=f"internal-constant-{number}", default_value_bits=bits, embedded_constant_offsets=None,
+            semantic=None, direction=4097, parameter_number=-2, is_referenced=1, is_shared=0))
+    return tuple(records)
+
+
+def write_container_image(image: RsxImage, kind: ProgramKind) -> bytes:
+    if image.kind is not kind:
+        raise InputError(f"a {image.kind.value} program cannot be written as .{KIND_SUFFIX[kind]} "
+                         f"(use -f {KIND_SUFFIX[image.kind]})")
+    return write_container(build_container(image))
+
+
+def warnings_of(image: RsxImage, source: str) -> list[str]:
+    return program_warnings(image.program, source)
