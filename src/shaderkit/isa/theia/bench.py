@@ -25,14 +25,13 @@ compiled program). Before timing, the run checks that both find the same hit pix
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from ...core.diagnostics import ShaderkitError
+from ...core.timing import best_times
 from .fixedpoint import ONE, to_fixed
 from .scene import DATA_OFFSET_UPSTREAM, NO_HIT_DISTANCE, Scene, triangles
 from .semantics import i_ADD, i_CROSS, i_DIV, i_DOT, i_MAG, i_MUL, i_SUB, jump_taken
@@ -228,24 +227,6 @@ def direct_hits(scene: Scene, hoist: bool = False) -> DirectHits:
 # --------------------------------------------------------------------------- timing
 
 
-def _best_times(works: dict[str, Callable[[], object]], seconds: float,
-                minimum: int = MINIMUM_ROUNDS) -> tuple[dict[str, float], int, float]:
-    """Best seconds per call of each work, calling them in turn for about ``seconds``.
-
-    Returns (best time by name, rounds, elapsed seconds); at least ``minimum`` rounds run.
-    """
-    best = {name: math.inf for name in works}
-    rounds = 0
-    start = time.perf_counter()
-    while rounds < minimum or time.perf_counter() - start < seconds:
-        for name, work in works.items():
-            began = time.perf_counter()
-            work()
-            best[name] = min(best[name], time.perf_counter() - began)
-        rounds += 1
-    return best, rounds, time.perf_counter() - start
-
-
 @dataclass
 class BenchResults:
     figures: dict[str, float]
@@ -295,11 +276,11 @@ def run_benchmark(seconds: float = DEFAULT_SECONDS) -> BenchResults:
     render = machine.render(scene)
     direct = direct_hits(scene)
     _check_same_hits(render, direct, direct_hits(scene, hoist=True))
-    best, rounds, elapsed = _best_times({
+    best, rounds, elapsed = best_times({
         "emulator": lambda: machine.render(scene),
         "direct": lambda: direct_hits(scene),
         "direct_hoisted": lambda: direct_hits(scene, hoist=True),
-    }, seconds)
+    }, seconds, MINIMUM_ROUNDS)
     pixels = scene.width * scene.height
     emulator_tests = render.triangle_tests
     direct_tests = pixels * scene.triangle_count

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from ...core.fileio import write_text_atomic
+from ...render.mesh import load_obj
 from .fixedpoint import ONE, SCALE, from_fixed, to_fixed
 
 FRACTION_BITS = SCALE
@@ -489,109 +490,6 @@ def _control_text(control: int) -> str:
     )
 
 
-# --------------------------------------------------------------------------- Wavefront OBJ
-
-_IGNORED_OBJ_STATEMENTS = {"vn", "o", "g", "s", "usemtl", "mtllib", "vp", "mg", "lod", "maplib", "usemap"}
-_SKIPPED_OBJ_PRIMITIVES = {"l": "line", "p": "point"}
-
-
-@dataclass
-class _ObjMesh:
-    positions: np.ndarray  # (V, 3) float64, as written in the file
-    texcoords: np.ndarray  # (T, 2) float64
-    faces: list[tuple[tuple[int, int | None], ...]]  # triangles of (position index, texcoord index)
-    notes: list[str]
-
-
-def _parse_obj(path: Path) -> _ObjMesh:
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror or error})") from None
-
-    positions: list[tuple[float, float, float]] = []
-    texcoords: list[tuple[float, float]] = []
-    faces: list[tuple[tuple[int, int | None], ...]] = []
-    skipped = {name: 0 for name in _SKIPPED_OBJ_PRIMITIVES}
-
-    def numbers(values: list[str], line_number: int, keyword: str, minimum: int) -> list[float]:
-        if len(values) < minimum:
-            raise InputError(f"{path}:{line_number}: '{keyword}' needs at least {minimum} numbers")
-        try:
-            result = [float(value) for value in values]
-        except ValueError:
-            bad = next(value for value in values if not _is_float(value))
-            raise InputError(f"{path}:{line_number}: '{bad}' is not a number") from None
-        if not all(math.isfinite(value) for value in result):
-            raise InputError(f"{path}:{line_number}: '{keyword}' has a non-finite number")
-        return result
-
-    def resolve(token: str, count: int, line_number: int, kind: str) -> int:
-        try:
-            index = int(token)
-        except ValueError:
-            raise InputError(f"{path}:{line_number}: '{token}' is not a {kind} index") from None
-        resolved = index - 1 if index > 0 else count + index
-        if index == 0 or not 0 <= resolved < count:
-            raise InputError(f"{path}:{line_number}: {kind} index {index} is out of range ({count} defined so far)")
-        return resolved
-
-    for line_number, line in enumerate(text.splitlines(), start=1):
-        fields = line.split("#", 1)[0].split()
-        if not fields:
-            continue
-        keyword, values = fields[0], fields[1:]
-        if keyword == "v":
-            x, y, z = numbers(values, line_number, keyword, 3)[:3]
-            positions.append((x, y, z))
-        elif keyword == "vt":
-            uv = numbers(values, line_number, keyword, 1)
-            texcoords.append((uv[0], uv[1] if len(uv) > 1 else 0.0))
-        elif keyword == "f":
-            if len(values) < 3:
-                raise InputError(f"{path}:{line_number}: a face needs at least 3 vertices, got {len(values)}")
-            corners = []
-            for token in values:
-                parts = token.split("/")
-                if len(parts) > 3 or not parts[0]:
-                    raise InputError(f"{path}:{line_number}: '{token}' is not a face vertex (v, v/vt, v/vt/vn, v//vn)")
-                position = resolve(parts[0], len(positions), line_number, "vertex")
-                texcoord = None
-                if len(parts) > 1 and parts[1]:
-                    texcoord = resolve(parts[1], len(texcoords), line_number, "texture coordinate")
-                corners.append((position, texcoord))
-            # Fan triangulation: exact for convex polygons, which is what modelling tools export.
-            faces.extend((corners[0], corners[k], corners[k + 1]) for k in range(1, len(corners) - 1))
-        elif keyword in _SKIPPED_OBJ_PRIMITIVES:
-            skipped[keyword] += 1
-        elif keyword not in _IGNORED_OBJ_STATEMENTS:
-            raise InputError(f"{path}:{line_number}: unsupported OBJ statement '{keyword}'")
-
-    notes = [
-        f"{path.name}: {count} {_SKIPPED_OBJ_PRIMITIVES[name]} element(s) ignored (THEIA renders triangles only)"
-        for name, count in skipped.items()
-        if count
-    ]
-    if not faces:
-        raise InputError(f"{path}: no faces (THEIA needs at least one triangle)")
-    return _ObjMesh(
-        np.array(positions, dtype=np.float64).reshape(-1, 3),
-        np.array(texcoords, dtype=np.float64).reshape(-1, 2),
-        faces,
-        notes,
-    )
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
@@ -699,15 +597,15 @@ def scene_from_obj(
     if control & CONTROL_TEXTURE_BIT and texture_path is None:
         raise InputError(f"control register {control:#x} enables texturing (bit 1) but no texture image was given")
 
-    mesh = _parse_obj(obj_path)
+    mesh = load_obj(obj_path)
     notes = list(mesh.notes)
-    if len(mesh.faces) > MAX_TRIANGLES:
+    if mesh.triangle_count > MAX_TRIANGLES:
         raise InputError(
-            f"{obj_path}: {len(mesh.faces)} triangles; the scene builder's limit is {MAX_TRIANGLES} "
+            f"{obj_path}: {mesh.triangle_count} triangles; the scene builder's limit is {MAX_TRIANGLES} "
             "(the node header reserves 16 bits for the count)"
         )
 
-    used = np.unique([corner[0] for face in mesh.faces for corner in face])
+    used = np.unique(mesh.position_index)
     world = mesh.positions * np.array([1.0, -1.0, 1.0])
     low, high = world[used].min(axis=0), world[used].max(axis=0)
     half_diagonal = float(np.linalg.norm(high - low)) / 2
@@ -735,10 +633,8 @@ def scene_from_obj(
 
     # Swap V1 and V2: the Y reflection reverses every triangle's winding.
     corner_order = [0, 2, 1]
-    position_index = np.array([[face[k][0] for k in corner_order] for face in mesh.faces], dtype=np.int64)
-    texcoord_index = np.array(
-        [[-1 if face[k][1] is None else face[k][1] for k in corner_order] for face in mesh.faces], dtype=np.int64
-    )
+    position_index = mesh.position_index[:, corner_order]
+    texcoord_index = mesh.texcoord_index[:, corner_order]
     corners = world[position_index]  # (F, 3 corners, xyz) as the hardware will see them
     normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     keep = np.any(normals != 0, axis=1)
