@@ -1,13 +1,15 @@
 """Render every example program into the gallery (``make demo``).
 
-Every ``examples/<machine>/*.s`` states how it wants to be shown in a header line
+Every example program (``examples/<machine>/*.s``; for RSX the fragment program
+``examples/rsx/*.fp`` of each pair) states how it wants to be shown in a header line
 
-    // demo: frames=N fps=F [args: OPTION ...]
+    // demo: frames=N fps=F [args: OPTION ...]      (RSX: # demo: ...)
 
 N = 1 gives a PNG; otherwise an animated GIF of N frames at F frames per second,
 plus a PNG still. ``args:`` (optional, the rest of the line) are extra
 ``shaderkit run`` options; the values of the path options ``--obj``, ``--texture``
-and ``--scene`` are relative to the example's folder. Per machine:
+``--scene``, ``--vp``, ``--mesh`` (and the file of ``--texture UNIT=FILE``) are relative to
+the example's folder. Per machine:
 
 * TPP: ``shaderkit run -m tpp X.s --rt 1 -o out/tpp/X.png`` (the still is the first
   frame with RT = 1) and, for N > 1, ``... X.s --frames N --fps F -o X.gif``.
@@ -15,6 +17,8 @@ and ``--scene`` are relative to the example's folder. Per machine:
   program is a user shader over the scene its ARGS build, e.g. ``--obj
   models/cube.obj --texture textures/bricks.png``) and, for N > 1, the same with
   ``--frames N --fps F -o X.gif`` (frame k is rendered at time k / F, in C7).
+* RSX: ``shaderkit run -m rsx --fp X.fp ARGS -o out/rsx/X.png`` where ARGS name the vertex
+  program and the mesh (``--vp X.vp --mesh models/torus.obj``) and any textures.
 
 Rendering goes through the ``shaderkit`` command, exactly as a user would run it.
 """
@@ -29,10 +33,12 @@ import sys
 from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parent
-DEMO_LINE = re.compile(r"//\s*demo:\s*frames=(\d+)\s+fps=([\d.]+)(?:\s+args:(.*))?")
-PATH_OPTIONS = ("--obj", "--texture", "--scene")
-# How each machine takes the program, and what it adds for the still picture.
-PROGRAM_OPTION = {"theia": "--shader"}          # default: the program is the positional argument
+DEMO_LINE = re.compile(r"(?://|#)\s*demo:\s*frames=(\d+)\s+fps=([\d.]+)(?:\s+args:(.*))?")
+PATH_OPTIONS = ("--obj", "--texture", "--scene", "--vp", "--mesh")
+# Which files are the example programs, how each machine takes the program, and what it adds
+# for the still picture.
+PROGRAM_PATTERN = {"rsx": "*.fp"}               # default: *.s
+PROGRAM_OPTION = {"theia": "--shader", "rsx": "--fp"}  # default: the program is the positional argument
 STILL_OPTIONS = {"tpp": ("--rt", "1")}
 
 
@@ -49,7 +55,10 @@ def resolve_paths(arguments: list[str], folder: Path) -> list[str]:
     resolved = list(arguments)
     for index, argument in enumerate(arguments[:-1]):
         if argument in PATH_OPTIONS:
-            resolved[index + 1] = str(folder / arguments[index + 1])
+            value = arguments[index + 1]
+            # RSX textures are UNIT=FILE: only the file part is a path.
+            unit, equals, path = value.rpartition("=")
+            resolved[index + 1] = f"{unit}{equals}{folder / path}"
     return resolved
 
 
@@ -75,7 +84,7 @@ def main() -> int:
     parser.add_argument("--out", default="out", help="gallery folder")
     options = parser.parse_args()
     for machine_folder in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
-        sources = sorted(machine_folder.glob("*.s"))
+        sources = sorted(machine_folder.glob(PROGRAM_PATTERN.get(machine_folder.name, "*.s")))
         if not sources:
             continue
         target = Path(options.out) / machine_folder.name

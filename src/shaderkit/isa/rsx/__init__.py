@@ -44,15 +44,16 @@ class Rsx:
     def __init__(self, kind: ProgramKind | None):
         self.kind = kind
         self.name = {None: "rsx", ProgramKind.VERTEX: "rsx-vp", ProgramKind.FRAGMENT: "rsx-fp"}[kind]
-        kinds = (ProgramKind.VERTEX, ProgramKind.FRAGMENT) if kind is None else (kind,)
-        self.containers = {images.KIND_SUFFIX[k]: self._container_format(k) for k in kinds}
+        # Both container kinds are readable everywhere, so a container of the other kind is
+        # refused by what it holds, not by its name.
+        self.containers = {images.KIND_SUFFIX[k]: self._container_format(k) for k in ProgramKind}
         self.containers["raw"] = (self._write_raw, lambda data, path: self._read_bare(images.read_raw, data, path))
         self.containers["hex"] = (images.write_hex, lambda data, path: self._read_bare(images.read_hex, data, path))
         self.formats = tuple(self.containers)
 
     def _container_format(self, kind: ProgramKind):
         return (lambda image: images.write_container_image(image, kind),
-                lambda data, path: images.read_container_image(data, path, kind))
+                lambda data, path: images.read_container_image(data, path, self.kind))
 
     @staticmethod
     def _write_raw(image: images.RsxImage) -> bytes:
@@ -112,7 +113,7 @@ class Rsx:
         program = assembled.program
         if parameters is None:
             parameters = images.parameters_from_assembly(assembled)
-        header = images.header_for(program, header_values, parameters)
+        header = images.header_for(program, header_values, parameters, source)
         constants = dict(assembled.constants) if program.kind is ProgramKind.VERTEX else {}
         if parameters:
             constants.update(images.constants_from_parameters(parameters))

@@ -5,7 +5,7 @@
 * ``-m rsx-fp prog.bin --fullscreen 64x64 -o out.npy``: a fragment program alone over a
   full-screen quad with the input definition of the emulation goldens; ``.npy`` holds float32
   RGBA ``[y][x]`` with row 0 at the bottom and killed pixels set to the sentinel, ``.png`` is a
-  picture (top row first, killed pixels transparent);
+  picture (top row first, killed pixels black);
 * ``-m rsx-vp prog.bin --mesh model.obj -o out.npy``: a vertex program alone over a mesh's
   vertices; the ``.npy`` holds its outputs as float32 ``[vertex][o index][lane]``.
 
@@ -106,9 +106,10 @@ def save_array(output: str, array: np.ndarray) -> None:
 
 
 def save_float_picture(output: str, rgba: np.ndarray, killed: np.ndarray | None = None) -> None:
-    """A float RGBA image with row 0 at the bottom, as an 8-bit picture (top row first)."""
+    """A float RGBA image with row 0 at the bottom, as an 8-bit RGB picture (top row first);
+    killed pixels are black."""
     from shaderkit.render import save_image
-    picture = np.clip(np.nan_to_num(rgba, nan=0.0), 0.0, 1.0)
+    picture = np.clip(np.nan_to_num(rgba[..., :3], nan=0.0), 0.0, 1.0)
     picture = np.rint(picture * 255.0).astype(np.uint8)[::-1]
     if killed is not None:
         picture = picture.copy()
@@ -163,8 +164,7 @@ def _run_fragment(processor, program, output, options, load) -> None:
     if output.lower().endswith(".npy"):
         save_array(output, rgba)
     else:
-        save_float_picture(output, np.where(rgba == rgba, rgba, 0.0),
-                           result.killed.reshape(height, width))
+        save_float_picture(output, rgba, result.killed.reshape(height, width))
 
 
 def _run_vertex(processor, program, output, options, load) -> None:
@@ -180,7 +180,7 @@ def _run_vertex(processor, program, output, options, load) -> None:
     memory = image.constant_memory()
     apply_constants(memory, options["const"], image)
     mesh = load_obj(options["mesh"])
-    outputs = run_vertex_program(image.program, vertex_attributes(mesh), memory,
+    outputs = run_vertex_program(image.program, vertex_attributes(mesh.vertices()), memory,
                                  textures=parse_textures(options["texture"], options["filter"], options["wrap"]))
     save_array(output, np.transpose(outputs, (1, 0, 2)))
 

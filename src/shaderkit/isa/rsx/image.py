@@ -146,10 +146,12 @@ def _texcoords_2d(parameters: tuple[CgParameter, ...] | None) -> int:
 
 
 def fragment_header(program: Program, parameters: tuple[CgParameter, ...] | None = None) -> FragmentProgramHeader:
+    """The FP sub-header the ucode implies. Depth replacement cannot be seen in the ucode (R1 is
+    also an ordinary temporary), so it is off here; assembly text that writes ``result.depth``
+    turns it on (:func:`header_for`)."""
     inputs = 0
     texcoords = 0
     registers = 0
-    writes_depth = False
     kills = False
     for instruction in program.instructions:
         view = instruction.view
@@ -169,12 +171,10 @@ def fragment_header(program: Program, parameters: tuple[CgParameter, ...] | None
         if not view.no_destination and opcode.name not in ("KIL", "NOP", "FENCT", "FENCB"):
             index = view.destination // 2 if view.destination_half else view.destination
             registers = max(registers, index + 1)
-            if not view.destination_half and view.destination == 1 and view.mask[2]:
-                writes_depth = True
     return FragmentProgramHeader(
         instruction_count=program.slot_count, attribute_input_mask=inputs, partial_tex_type=0,
         tex_coords_input_mask=texcoords, tex_coords_2d=_texcoords_2d(parameters), tex_coords_centroid=0,
-        register_count=max(2, registers), output_from_h0=0, depth_replace=int(writes_depth),
+        register_count=max(2, registers), output_from_h0=0, depth_replace=0,
         pixel_kill=int(kills))
 
 
@@ -289,9 +289,15 @@ def split_metadata(source: str, filename: str, kind: ProgramKind
     return (tuple(parameters) if parameters else None), header
 
 
+_WRITES_DEPTH = re.compile(r"^[^#\n]*\bresult\.depth\b", re.MULTILINE)
+
+
 def header_for(program: Program, overrides: dict[str, int] | None,
-               parameters: tuple[CgParameter, ...] | None = None):
+               parameters: tuple[CgParameter, ...] | None = None, source: str = ""):
+    """The sub-header of an assembled program: computed, then what the text says."""
     header = computed_header(program, parameters)
+    if program.kind is ProgramKind.FRAGMENT and _WRITES_DEPTH.search(source):
+        header = replace(header, depth_replace=1)
     return replace(header, **overrides) if overrides else header
 
 
@@ -378,18 +384,59 @@ def build_container(image: RsxImage) -> CgProgram:
     return CgProgram(profile, BINARY_FORMAT_REVISION, parameters, header, ucode)
 
 
+FP_UNIFORM_RESOURCE = 3256  # sce-cgc's "no hardware register" code; FP uniforms live in literal slots
+_TYPE_CODES = {"float": CgType.FLOAT, "float1": CgType.FLOAT1, "float2": CgType.FLOAT2, "float3": CgType.FLOAT3,
+               "float4": CgType.FLOAT4, "float4x4": CgType.FLOAT4X4, "sampler2D": CgType.SAMPLER2D,
+               "samplerCUBE": CgType.SAMPLERCUBE}
+
+
+def _float_bits(value) -> tuple[int, int, int, int]:
+    return tuple(int(b) for b in np.array(value, dtype=">f4").view(">u4"))
+
+
+def _record(name: str, type_code: int, resource: int, variability: CgVariability, index: int,
+            parameter_number: int, referenced: int = 1, default=None, embedded=None) -> CgParameter:
+    return CgParameter(
+        type=int(type_code), resource=resource, variability=int(variability), resource_index=index, name=name,
+        default_value_bits=None if default is None else _float_bits(default), embedded_constant_offsets=embedded,
+        semantic=None, direction=int(CgDirection.IN), parameter_number=parameter_number,
+        is_referenced=referenced, is_shared=0)
+
+
 def parameters_from_assembly(assembled) -> tuple[CgParameter, ...]:
-    """Records for what assembly text declares: VP ``#const`` values (sce-cgc's
-    ``internal-constant-N`` convention)."""
-    if assembled.program.kind is not ProgramKind.VERTEX:
-        return ()
+    """Parameter records for what assembly text declares, in sce-cgc's conventions: ``#var``
+    uniforms (a VP matrix as its record plus one record per row; an FP uniform with the ucode
+    offsets of the literal slots that hold it), then each VP ``#const`` value not covered by a
+    uniform as ``internal-constant-N``."""
     records = []
-    for number, (index, value) in enumerate(sorted(assembled.constants.items())):
-        bits = tuple(int(b) for b in np.array(value, dtype=">f4").view(">u4"))
-        records.append(CgParameter(
-            type=int(CgType.FLOAT4), resource=VP_CONSTANT_RESOURCE, variability=int(CgVariability.CONSTANT), resource_index=index,
-            name=f"internal-constant-{number}", default_value_bits=bits, embedded_constant_offsets=None,
-            semantic=None, direction=4097, parameter_number=-2, is_referenced=1, is_shared=0))
+    covered = set()
+    fragment = assembled.program.kind is ProgramKind.FRAGMENT
+    for number, uniform in enumerate(assembled.uniforms):
+        type_code = _TYPE_CODES.get(uniform.type, CgType.FLOAT4)
+        paramno = number if uniform.parameter_number is None else uniform.parameter_number
+        referenced = 1 if uniform.referenced is None else uniform.referenced
+        rows = range(uniform.index, uniform.index + uniform.count)
+        covered.update(rows)
+        defaults = uniform.default or ()
+        if fragment:
+            offsets = tuple(sorted(slot * 16 for slot, index in assembled.literal_constants.items()
+                                   if index in rows))
+            records.append(_record(uniform.name, type_code, FP_UNIFORM_RESOURCE, CgVariability.UNIFORM, -1,
+                                   paramno, referenced, defaults[0] if defaults else None, offsets))
+            continue
+        records.append(_record(uniform.name, type_code, VP_CONSTANT_RESOURCE, CgVariability.UNIFORM,
+                               uniform.index, paramno, referenced,
+                               defaults[0] if defaults and uniform.count == 1 else None))
+        if uniform.count > 1:
+            for row, index in enumerate(rows):
+                records.append(_record(f"{uniform.name}[{row}]", CgType.FLOAT4, VP_CONSTANT_RESOURCE,
+                                       CgVariability.UNIFORM, index, paramno, referenced,
+                                       defaults[row] if row < len(defaults) else None))
+    if not fragment:
+        constants = [(index, value) for index, value in sorted(assembled.constants.items()) if index not in covered]
+        for number, (index, value) in enumerate(constants):
+            records.append(_record(f"internal-constant-{number}", CgType.FLOAT4, VP_CONSTANT_RESOURCE,
+                                   CgVariability.CONSTANT, index, -2, default=value))
     return tuple(records)
 
 
