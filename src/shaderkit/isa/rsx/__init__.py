@@ -139,7 +139,8 @@ class Rsx:
 
     def decompile(self, image: images.RsxImage) -> str:
         from .glsl import decompile
-        return decompile(image.program, image.parameters)
+        header = image.header if image.kind is ProgramKind.FRAGMENT else None
+        return decompile(image.program, image.parameters, header=header)
 
     # -- running ---------------------------------------------------------------------------
 

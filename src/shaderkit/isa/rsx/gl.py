@@ -1,0 +1,322 @@
+"""Running decompiled RSX programs on OpenGL: Mesa llvmpipe through moderngl and headless EGL.
+
+* :func:`render_fragment_fullscreen` draws a fragment shader from
+  ``decompile(program, fullscreen=True)`` over the whole viewport into an RGBA32F framebuffer
+  cleared to the kill sentinel (-12345.0, golden/rsx/emu/README.md), so discarded pixels keep it;
+  the image comes back as (height, width, 4) float32 with row 0 at the bottom, like the
+  emulator's :func:`~shaderkit.isa.rsx.fragment.fragment_image`.
+* :func:`run_vertex_glsl` runs a decompiled vertex shader over vertices with transform feedback
+  and returns o[0..15] as (16, n, 4) float32, like the emulator's ``run_vertex_program``;
+  outputs the shader does not write hold (0, 0, 0, 1).
+* :func:`prepare_fullscreen` / :func:`time_fragment_fullscreen` keep the GL objects of one
+  full-screen draw for repeated renders (the benchmark).
+
+The context is created once per process: ``moderngl.create_standalone_context(backend="egl",
+require=430)``. ``LIBGL_ALWAYS_SOFTWARE=1`` is set (unless the caller set it) before the first
+context so that Mesa picks its software rasteriser, llvmpipe, even on a machine with a GPU: the
+goldens were rendered with llvmpipe and the tests compare to its precision. Anything missing
+(moderngl, EGL, a GL 4.3 driver) raises :class:`GlUnavailable` saying what it is.
+
+Textures (:class:`~shaderkit.isa.rsx.textures.Texture`) are uploaded as RGBA32F with their
+filter (nearest/linear, no mipmaps) and wrap mode; row 0 of the texels is t = 0, as in GL.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from functools import cache
+
+import numpy as np
+
+from shaderkit.core.diagnostics import InputError
+
+from .glsl_fragment import override_uniform
+from .glsl_vertex import VP_OUTPUTS, output_varyings
+from .instruction import VP_CONSTANTS
+from .textures import Texture
+
+KILLED_SENTINEL = -12345.0
+DEFAULT_OUTPUT = (0.0, 0.0, 0.0, 1.0)
+VP_INPUTS = 16
+# GL enums moderngl has no attribute for (mirrored repeat is set through glTextureParameteri).
+GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_MIRRORED_REPEAT = 0x2802, 0x2803, 0x8370
+MINIMUM_TIMED_FRAMES = 3
+
+# A full-viewport quad at z = 0, w = 1 (window depth 0.5), drawn as a triangle strip.
+_FULLSCREEN_VERTEX_SHADER = """\
+#version 430
+in vec2 rsx_corner;
+void main() { gl_Position = vec4(rsx_corner, 0.0, 1.0); }
+"""
+_QUAD = np.array([-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0], dtype=np.float32)
+
+
+class GlUnavailable(InputError):
+    """OpenGL cannot run here; the message says what is missing."""
+
+
+@cache
+def gl_context():
+    """The process's headless OpenGL 4.3+ context (Mesa llvmpipe through EGL)."""
+    try:
+        import moderngl
+    except ImportError:
+        raise GlUnavailable("OpenGL is unavailable: the Python package moderngl is not installed "
+                            "(pip install moderngl)") from None
+    os.environ.setdefault("LIBGL_ALWAYS_SOFTWARE", "1")
+    try:
+        return moderngl.create_standalone_context(backend="egl", require=430)
+    except Exception as error:  # noqa: BLE001 - glcontext reports a missing libEGL/driver many ways
+        message = " ".join(str(error).split()) or type(error).__name__
+        raise GlUnavailable(f"OpenGL is unavailable: no headless EGL context with OpenGL 4.3 ({message}); "
+                            "it needs libEGL and Mesa's llvmpipe (Debian: libegl1 libgl1-mesa-dri)") from None
+
+
+def renderer() -> str:
+    """The GL_RENDERER string of the context (``llvmpipe (LLVM ...)`` when Mesa is used)."""
+    return gl_context().info["GL_RENDERER"]
+
+
+def _program(context, **shaders):
+    import moderngl
+    try:
+        return context.program(**shaders)
+    except moderngl.Error as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        problems = [line for line in lines if "error" in line.lower()] or lines
+        raise InputError("the GLSL does not compile: " + " | ".join(problems[:5])) from None
+
+
+# --- textures ------------------------------------------------------------------------------------
+
+
+def _upload(context, texture: Texture):
+    import moderngl
+    texels = np.ascontiguousarray(texture.texels, dtype=np.float32)
+    handle = context.texture((texture.width, texture.height), 4, texels.tobytes(), dtype="f4")
+    smoothing = moderngl.LINEAR if texture.filter == "linear" else moderngl.NEAREST
+    handle.filter = (smoothing, smoothing)
+    handle.repeat_x = handle.repeat_y = texture.wrap == "repeat"
+    if texture.wrap == "mirror":
+        _mirror(handle)
+    return handle
+
+
+def _mirror(handle) -> None:
+    """GL_MIRRORED_REPEAT, which moderngl cannot set: glTextureParameteri (GL 4.5) by address."""
+    import ctypes
+    egl = ctypes.CDLL("libEGL.so.1")
+    egl.eglGetProcAddress.restype = ctypes.c_void_p
+    egl.eglGetProcAddress.argtypes = [ctypes.c_char_p]
+    address = egl.eglGetProcAddress(b"glTextureParameteri")
+    if not address:
+        raise GlUnavailable("OpenGL is unavailable: glTextureParameteri (mirrored wrap) is missing")
+    parameter = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_uint, ctypes.c_int)(address)
+    for wrap in (GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T):
+        parameter(handle.glo, wrap, GL_MIRRORED_REPEAT)
+
+
+def _bind_textures(context, textures: Mapping[int, Texture]) -> list:
+    """Upload and bind each texture to its unit; samplers use layout(binding = unit)."""
+    handles = []
+    for unit, texture in textures.items():
+        if not isinstance(unit, (int, np.integer)) or not 0 <= unit < 16:
+            raise InputError(f"texture unit {unit!r} is not 0..15")
+        if not isinstance(texture, Texture):
+            raise InputError(f"texture unit {unit}: expected a Texture, not {type(texture).__name__}")
+        handle = _upload(context, texture)
+        handle.use(location=int(unit))
+        handles.append(handle)
+    return handles
+
+
+# --- fragment programs ---------------------------------------------------------------------------
+
+
+class FullscreenFrame:
+    """One fragment shader drawn over a ``width`` x ``height`` viewport, ready to render again."""
+
+    def __init__(self, glsl: str, width: int, height: int,
+                 overrides: Mapping[str, tuple[float, float, float, float]] = {},
+                 textures: Mapping[int, Texture] = {}):
+        if width < 1 or height < 1:
+            raise InputError(f"a {width} x {height} viewport has no pixels")
+        context = gl_context()
+        largest = context.info["GL_MAX_TEXTURE_SIZE"]
+        if max(width, height) > largest:
+            raise InputError(f"a {width} x {height} viewport is larger than OpenGL's {largest} x {largest}")
+        self.context, self.width, self.height = context, int(width), int(height)
+        self.program = _program(context, vertex_shader=_FULLSCREEN_VERTEX_SHADER, fragment_shader=glsl)
+        self._set_inputs(overrides)
+        self.quad = context.buffer(_QUAD.tobytes())
+        self.vertex_array = context.vertex_array(self.program, [(self.quad, "2f", "rsx_corner")])
+        self.target = context.texture((self.width, self.height), 4, dtype="f4")
+        self.framebuffer = context.framebuffer(color_attachments=[self.target])
+        self.textures = textures
+        self._handles: list = []
+
+    def _set_inputs(self, overrides: Mapping[str, tuple[float, float, float, float]]) -> None:
+        if "rsx_viewport_size" in self.program:
+            self.program["rsx_viewport_size"].value = (float(self.width), float(self.height))
+        mask = 0
+        for name, values in overrides.items():
+            bit, uniform = override_uniform(name)
+            try:
+                vector = tuple(float(value) for value in np.asarray(values, dtype=np.float32).reshape(4))
+            except (TypeError, ValueError):
+                raise InputError(f"the override for {name} must be four numbers") from None
+            if uniform in self.program:  # an input the program does not read has no uniform
+                self.program[uniform].value = vector
+                mask |= 1 << bit
+        if "rsx_override_mask" in self.program:
+            self.program["rsx_override_mask"].value = mask
+
+    def draw(self) -> None:
+        """Draw into the framebuffer (no read back)."""
+        import moderngl
+        if not self._handles and self.textures:
+            self._handles = _bind_textures(self.context, self.textures)
+        for unit, handle in zip(self.textures, self._handles):
+            handle.use(location=int(unit))
+        self.framebuffer.use()
+        self.context.viewport = (0, 0, self.width, self.height)
+        self.framebuffer.clear(KILLED_SENTINEL, KILLED_SENTINEL, KILLED_SENTINEL, KILLED_SENTINEL)
+        self.vertex_array.render(moderngl.TRIANGLE_STRIP)
+
+    def render(self) -> np.ndarray:
+        """The picture as float32 (height, width, 4), row 0 at the bottom."""
+        self.draw()
+        data = self.framebuffer.read(components=4, dtype="f4")
+        return np.frombuffer(data, dtype=np.float32).reshape(self.height, self.width, 4).copy()
+
+    def release(self) -> None:
+        for resource in (*self._handles, self.framebuffer, self.target, self.vertex_array, self.quad,
+                         self.program):
+            resource.release()
+        self._handles = []
+
+
+def prepare_fullscreen(glsl: str, width: int, height: int, *,
+                       overrides: Mapping[str, tuple[float, float, float, float]] = {},
+                       textures: Mapping[int, Texture] = {}) -> FullscreenFrame:
+    """Compile ``glsl`` (from ``decompile(program, fullscreen=True)``) for repeated renders."""
+    return FullscreenFrame(glsl, width, height, overrides, textures)
+
+
+def render_fragment_fullscreen(glsl: str, width: int, height: int, *,
+                               overrides: Mapping[str, tuple[float, float, float, float]] = {},
+                               textures: Mapping[int, Texture] = {}) -> np.ndarray:
+    """(height, width, 4) float32, row 0 the bottom; discarded pixels hold -12345.0.
+
+    ``overrides`` replace fragment inputs by constants (keys ``TEX0``, ``COL0`` ... as in the
+    emulator's ``fullscreen_inputs``); ``textures`` map units to textures.
+    """
+    frame = prepare_fullscreen(glsl, width, height, overrides=overrides, textures=textures)
+    try:
+        return frame.render()
+    finally:
+        frame.release()
+
+
+def time_fragment_fullscreen(glsl: str, width: int, height: int, seconds: float) -> float:
+    """Megapixels per second of full-screen draws, each finished (glFinish) before the next."""
+    frame = prepare_fullscreen(glsl, width, height)
+    try:
+        frame.draw()
+        frame.context.finish()  # compile and warm up outside the timing
+        frames = 0
+        start = time.perf_counter()
+        while frames < MINIMUM_TIMED_FRAMES or time.perf_counter() - start < seconds:
+            frame.draw()
+            frame.context.finish()
+            frames += 1
+        elapsed = time.perf_counter() - start
+    finally:
+        frame.release()
+    return frames * width * height / elapsed / 1e6
+
+
+# --- vertex programs -----------------------------------------------------------------------------
+
+
+def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: np.ndarray, *,
+                    branch_bits: int = 0, textures: Mapping[int, Texture] = {}) -> np.ndarray:
+    """Run a decompiled vertex shader once per vertex; returns o[0..15] as float32 (16, n, 4).
+
+    ``attributes`` maps v indexes to (n, 4) arrays (missing ones read (0, 0, 0, 1));
+    ``constants`` is c[0..467] as (468, 4), fewer rows padded with zeros.
+    """
+    import moderngl
+    from .glsl_vertex import INPUT_NAMES
+
+    count, arrays = _vertex_arrays(attributes)
+    table = _constant_table(constants)
+    context = gl_context()
+    varyings = output_varyings(glsl)
+    program = _program(context, vertex_shader=glsl, varyings=list(varyings.values()))
+    resources = [program]
+    try:
+        if "vc" in program:  # the compiler keeps the array only up to the last element read
+            program["vc"].write(table[:program["vc"].array_length].tobytes())
+        if "rsx_branch_bits" in program:
+            program["rsx_branch_bits"].value = int(branch_bits) & 0xFFFFFFFF
+        resources += _bind_textures(context, textures)
+        content = []
+        for index, array in arrays.items():
+            if INPUT_NAMES[index] in program:
+                buffer = context.buffer(array.tobytes())
+                resources.append(buffer)
+                content.append((buffer, "4f", INPUT_NAMES[index]))
+        vertex_array = context.vertex_array(program, content)
+        resources.append(vertex_array)
+        # A surfaceless EGL context has no default framebuffer, and a draw without a complete
+        # framebuffer fails even with rasterisation off: bind a 1x1 one.
+        placeholder = context.simple_framebuffer((1, 1))
+        resources.append(placeholder)
+        placeholder.use()
+        captured = context.buffer(reserve=count * len(varyings) * 16)
+        resources.append(captured)
+        vertex_array.transform(captured, mode=moderngl.POINTS, vertices=count)
+        data = np.frombuffer(captured.read(), dtype=np.float32).reshape(count, len(varyings), 4)
+    finally:
+        for resource in reversed(resources):
+            resource.release()
+    outputs = np.empty((VP_OUTPUTS, count, 4), dtype=np.float32)
+    outputs[...] = DEFAULT_OUTPUT
+    for position, index in enumerate(varyings):
+        outputs[index] = data[:, position]
+    return outputs
+
+
+def _vertex_arrays(attributes: Mapping[int, np.ndarray]) -> tuple[int, dict[int, np.ndarray]]:
+    arrays: dict[int, np.ndarray] = {}
+    count = None
+    for index, value in attributes.items():
+        if not isinstance(index, (int, np.integer)) or not 0 <= index < VP_INPUTS:
+            raise InputError(f"vertex attribute index {index!r} is not 0..{VP_INPUTS - 1}")
+        try:
+            array = np.ascontiguousarray(value, dtype=np.float32)
+        except (TypeError, ValueError):
+            raise InputError(f"vertex attribute v[{index}] is not numeric") from None
+        if array.ndim != 2 or array.shape[1] != 4 or (count is not None and array.shape[0] != count):
+            expected = "(n, 4)" if count is None else f"({count}, 4)"
+            raise InputError(f"vertex attribute v[{index}] has shape {array.shape}, expected {expected}")
+        count = array.shape[0]
+        arrays[int(index)] = array
+    if not count:
+        raise InputError("a vertex program run needs at least one attribute array with vertices")
+    return count, arrays
+
+
+def _constant_table(constants: np.ndarray) -> np.ndarray:
+    try:
+        array = np.asarray(constants, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise InputError("vertex constants are not numeric") from None
+    if array.ndim != 2 or array.shape[1] != 4 or array.shape[0] > VP_CONSTANTS:
+        raise InputError(f"vertex constants have shape {array.shape}, expected ({VP_CONSTANTS}, 4)")
+    table = np.zeros((VP_CONSTANTS, 4), dtype=np.float32)
+    table[:array.shape[0]] = array
+    return table

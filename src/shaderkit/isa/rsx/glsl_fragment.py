@@ -1,0 +1,632 @@
+"""RSX fragment programs as GLSL 4.30 fragment shaders (spec/rsx.md sections 3 and 7).
+
+The shader has the shape::
+
+    layout(location = 0) out vec4 fragColor;    in vec4 tc0; ...      (or fullscreen uniforms)
+    const vec4 c0 = vec4(...);                    one per distinct literal (uniforms: named)
+    vec4 f_tex0;  vec4 r0 = vec4(0.0); ...        inputs as read, registers, CC registers
+    void rsx_program() { ... }                    one statement or group per instruction
+    void main() { inputs; rsx_program(); outputs }
+
+so that RET is a ``return`` and the outputs are still written. IFE, LOOP/REP and BRK become
+``if``/``else``, ``for`` and ``break`` from the word offsets (section 3.9); LOOP/REP run ``count``
+times with the loop counter ``start + i * increment`` (the [conflict] of 3.9 read as the
+emulator reads it).
+
+Registers. An H register is the fp16 view of half an R register (H2n = R(n).xy, H2n+1 =
+R(n).zw). Where a program touches both views of the same storage, the H register is read and
+written through ``rsx_load_half``/``rsx_store_half`` on the R variable (packHalf2x16 /
+unpackHalf2x16 on its bits), so every crossing between the views is exact. Where only the H view
+is used, ``hN`` is a plain vec4 holding fp16-rounded values, which behaves the same.
+
+Inputs are read through globals named after the RSX inputs (``f_col0``, ``f_tex0`` ...), filled
+by ``main`` from varyings named like the decompiled vertex program's outputs (``col0``,
+``tc0``; COL0/COL1 clamped to [0, 1]) or, with ``fullscreen``, from ``gl_FragCoord`` as the
+emulation goldens define them (golden/rsx/emu/README.md; inputs the README leaves out are 0, as
+in the emulator) with a per-input ``uniform vec4`` override enabled by ``rsx_override_mask``.
+
+Decisions where the spec leaves room (the emulator, :mod:`.fragment`, makes the same ones, and
+test_rsx_gl_vs_emulator holds the two together): samplers are all ``sampler2D`` (the texture
+target is runtime state) bound with ``layout(binding = unit)``; the perspective flag is ignored
+(w = 1 on a screen-aligned quad); DDX/DDY act on all four lanes; NRM writes w = 1; the input
+precision clamp of code 1 rounds to fp16 like the H operation precision; an indexed input reads
+f[TEX(loop counter + displacement)], 0 outside TEX0..TEX9; CAL is refused (unused by Cg, encoding
+unknown). Depth is exported (``gl_FragDepth = r1.z``) when the container header says so or, for
+bare ucode, when the program writes R1.z and never reads R1 (a compiler writes a value it never
+reads only because it is an output); the colour comes from H0 only when the header says so. The
+MRT colours (R2..R4) are not exported: how many render targets exist is host state.
+
+GLSL compilers do not promise the sign of a zero (Mesa folds ``0.0 + x`` to ``x``), nor keep
+denormal floats (llvmpipe flushes them), so those can differ from the IEEE emulator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from shaderkit.core.diagnostics import InputError
+
+from .container import CgParameter, FragmentProgramHeader
+from .glsl import (
+    ALL_LANES,
+    Computation,
+    Destination,
+    Helpers,
+    Operand,
+    Result,
+    Write,
+    condition_any,
+    constant,
+    constant_vector,
+    emit_writes,
+    float_literal,
+    grouped,
+    identifier,
+    instruction_comment,
+    is_finite,
+    lanewise,
+    letters,
+    per_lane,
+    saturated,
+    scalar,
+    set_on,
+    SET_ON,
+    whole,
+)
+from .instruction import (
+    FP_INPUT_NAMES,
+    FP_TEMPORARIES,
+    SCALE_FACTORS,
+    Condition,
+    FragmentView,
+    Instruction,
+    Program,
+    Source,
+    words_to_floats,
+)
+from .printer import FORM_A, Naming, render
+
+SAMPLER_RESOURCE = 2048  # TEXUNIT0; unit n is 2048 + n (spec 4.1)
+DEPTH_REGISTER = 1
+TEXCOORD_FIRST, TEXCOORD_COUNT = 4, 10
+NO_WRITE_OPS = ("NOP", "FENCT", "FENCB", "KIL")
+# RSX input index -> GLSL global the instructions read.
+INPUT_GLOBALS = {0: "f_wpos", 1: "f_col0", 2: "f_col1", 3: "f_fogc", 14: "f_face",
+                 **{TEXCOORD_FIRST + n: f"f_tex{n}" for n in range(TEXCOORD_COUNT)}}
+# Varyings a vertex program writes, by RSX input index (names shared with glsl_vertex).
+INPUT_VARYINGS = {1: "col0", 2: "col1", 3: "fogc",
+                  **{TEXCOORD_FIRST + n: f"tc{n}" for n in range(TEXCOORD_COUNT)}}
+# Input precision clamps and operation precisions (3.4, 3.8): code -> GLSL wrapper.
+PRECISION_CLAMPS = {2: "clamp({}, -2.0, 1.9990234375)", 3: "clamp({}, -1.0, 1.0)"}
+
+
+def override_uniform(name: str) -> tuple[int, str]:
+    """Fullscreen input ``name`` (``TEX0``, ``COL0`` ... as in :data:`FP_INPUT_NAMES`) ->
+    (bit in ``rsx_override_mask``, name of its override uniform)."""
+    key = name.strip().upper()
+    key = "SSA" if key == "FACE" else key
+    if key not in FP_INPUT_NAMES[:15]:
+        raise InputError(f"unknown fragment input {name!r} (expected one of {', '.join(FP_INPUT_NAMES[:15])})")
+    index = FP_INPUT_NAMES.index(key)
+    return index, f"rsx_override_{key.lower()}"
+
+
+def fullscreen_default(index: int) -> str:
+    """The input the emulation goldens define for a full-screen quad (0 where they say nothing)."""
+    return {
+        0: "gl_FragCoord",
+        1: "vec4(0.8, 0.4, 0.2, 1.0)",
+        2: "vec4(0.1, 0.2, 0.3, 0.4)",
+        4: "vec4(position.x, position.y, 0.0, 1.0)",
+        5: "vec4(1.0 - position.x, position.y * 0.5, 0.25, 1.0)",
+    }.get(index, "vec4(0.0)")
+
+
+def decompile_fragment(program: Program, parameters: Sequence[CgParameter] | None = None, *,
+                       fullscreen: bool = False, header: FragmentProgramHeader | None = None) -> str:
+    return _FragmentDecompiler(program, tuple(parameters or ()), fullscreen, header).text()
+
+
+# --- structure ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _If:
+    instruction: Instruction
+    then: list = field(default_factory=list)
+    otherwise: list = field(default_factory=list)
+
+
+@dataclass
+class _Loop:
+    instruction: Instruction
+    body: list = field(default_factory=list)
+
+
+def _structure(program: Program) -> list:
+    """The instructions as a tree of IFE / LOOP / REP blocks (section 3.9 offsets)."""
+    instructions = list(program.instructions)
+    program_end = program.slot_count
+    boundaries = {instruction.slot for instruction in instructions} | {program_end}
+    position = 0
+
+    def block(limit: int) -> list:
+        nonlocal position
+        items: list = []
+        while position < len(instructions) and instructions[position].slot < limit:
+            instruction = instructions[position]
+            position += 1
+            view = instruction.view
+            name = view.opcode.name if view.opcode else None
+            if name in ("IFE", "LOOP", "REP"):
+                else_slot = view.else_slot if name == "IFE" else view.end_slot
+                if not (instruction.slot < else_slot <= view.end_slot <= limit
+                        and else_slot in boundaries and view.end_slot in boundaries):
+                    raise InputError(
+                        f"slot {instruction.slot}: {name} offsets (else slot {else_slot}, end slot "
+                        f"{view.end_slot}) do not fit the program's block structure")
+                if name == "IFE":
+                    items.append(_If(instruction, block(else_slot), block(view.end_slot)))
+                else:
+                    items.append(_Loop(instruction, block(view.end_slot)))
+            else:
+                items.append(instruction)
+        return items
+
+    return block(program_end)
+
+
+# --- the decompiler -----------------------------------------------------------------------------
+
+
+class _FragmentDecompiler:
+    def __init__(self, program: Program, parameters: tuple[CgParameter, ...], fullscreen: bool,
+                 header: FragmentProgramHeader | None):
+        self.program = program
+        self.fullscreen = fullscreen
+        self.helpers = Helpers()
+        self._check_opcodes()
+        self.output_from_h0 = bool(header and header.output_from_h0)
+        self.samplers = {parameter.resource - SAMPLER_RESOURCE: identifier(parameter.name, "u_")
+                         for parameter in parameters
+                         if SAMPLER_RESOURCE <= parameter.resource < SAMPLER_RESOURCE + 16}
+        self.uniform_slots = {offset // 16: parameter for parameter in parameters
+                              for offset in parameter.embedded_constant_offsets or ()}
+        self._scan_registers()
+        self.depth = bool(header.depth_replace) if header is not None else self._writes_depth_only()
+        if self.depth:
+            self.r_used.add(DEPTH_REGISTER)
+        if self.output_from_h0:
+            self.h_used.add(0)
+        else:
+            self.r_used.add(0)
+        self.aliased = {storage for storage in self.r_used
+                        if 2 * storage in self.h_used or 2 * storage + 1 in self.h_used}
+        self.literals: dict[int, str] = {}  # instruction slot -> GLSL name of its literal
+        self.constant_names: dict[tuple[int, ...], str] = {}
+        self.uniform_names: set[str] = set()
+        self.literal_declarations: list[str] = []
+        self.late_literals: list[str] = []
+        self.inputs: set[int] = set()
+        self.textures: set[int] = set()
+        self.cc_used: set[int] = set()
+        self.loop_counters: list[str] = []  # of the loops around the current instruction
+        self.counters_read: set[str] = set()
+
+    # -- analysis --
+
+    def _check_opcodes(self) -> None:
+        for instruction in self.program.instructions:
+            view = instruction.view
+            if view.opcode is None:
+                raise InputError(f"slot {instruction.slot}: unknown fragment opcode 0x{view.opcode_value:02X}")
+            if view.opcode.unimplemented:
+                raise InputError(f"slot {instruction.slot}: {view.opcode.name} (0x{view.opcode_value:02X}) "
+                                 "is not implemented by the RSX; it cannot be decompiled")
+            if view.opcode.name == "CAL":
+                raise InputError(f"slot {instruction.slot}: CAL (fragment subroutine call) is not supported")
+
+    def _scan_registers(self) -> None:
+        self.r_used: set[int] = set()
+        self.h_used: set[int] = set()
+        self.r_read: set[int] = set()
+        for instruction in self.program.instructions:
+            view = instruction.view
+            registers = [(source.file, source.index) for source in _used_sources(view) if source.file in "RH"]
+            for file, index in registers:
+                (self.r_used if file == "R" else self.h_used).add(index)
+                self.r_read.add(index if file == "R" else index // 2)
+            if _writes_register(view):
+                registers.append(("H" if view.destination_half else "R", view.destination))
+                (self.h_used if view.destination_half else self.r_used).add(view.destination)
+            for file, index in registers:
+                if (index if file == "R" else index // 2) >= FP_TEMPORARIES:
+                    raise InputError(f"slot {instruction.slot}: {file}{index} is beyond the "
+                                     f"{FP_TEMPORARIES} temporaries")
+
+    def _writes_depth_only(self) -> bool:
+        """Bare ucode: R1.z is written (as R1.z or through H3.xy) and R1 is never read."""
+        for instruction in self.program.instructions:
+            view = instruction.view
+            if not _writes_register(view):
+                continue
+            if not view.destination_half and view.destination == DEPTH_REGISTER and view.mask[2]:
+                return DEPTH_REGISTER not in self.r_read
+            if view.destination_half and view.destination == 2 * DEPTH_REGISTER + 1 and any(view.mask[:2]):
+                return DEPTH_REGISTER not in self.r_read
+        return False
+
+    # -- operands --
+
+    def _register(self, file: str, index: int) -> str:
+        if file == "R":
+            return f"r{index}"
+        if index // 2 in self.aliased:
+            self.helpers.use("rsx_load_half")
+            return f"rsx_load_half(r{index // 2}.{'zw' if index & 1 else 'xy'})"
+        return f"h{index}"
+
+    def _operand(self, instruction: Instruction, source: Source) -> Operand:
+        if source.file in "RH":
+            base = self._register(source.file, source.index)
+        elif source.file == "f":
+            base = self._input(instruction)
+        elif source.file == "c":
+            base = self._literal(instruction)
+        else:
+            raise InputError(f"slot {instruction.slot}: a source operand has the invalid register type 3")
+        modifiers = []
+        if source.absolute:
+            modifiers.append("abs({})")
+        if source.clamp == 1:
+            self.helpers.use("rsx_half")
+            modifiers.append("rsx_half({})")
+        elif source.clamp in PRECISION_CLAMPS:
+            modifiers.append(PRECISION_CLAMPS[source.clamp])
+        elif source.clamp:
+            raise InputError(f"slot {instruction.slot}: input precision clamp code {source.clamp} "
+                             "has no known meaning")
+        if source.negate:
+            modifiers.append("-{}")
+        return Operand(base, source.swizzle, tuple(modifiers))
+
+    def _input(self, instruction: Instruction) -> str:
+        view = instruction.view
+        if view.indexed_input:
+            self.inputs.update(range(TEXCOORD_FIRST, TEXCOORD_FIRST + TEXCOORD_COUNT))
+            counter = self.loop_counters[-1] if self.loop_counters else "0"
+            self.counters_read.add(counter)
+            return f"rsx_texcoord({counter} + {view.displacement})"
+        if view.input not in INPUT_GLOBALS:
+            raise InputError(f"slot {instruction.slot}: input attribute index {view.input} is invalid")
+        self.inputs.add(view.input)
+        return INPUT_GLOBALS[view.input]
+
+    def _literal(self, instruction: Instruction) -> str:
+        """The GLSL name of an instruction's literal slot: a named uniform when the container
+        patches that slot, else ``cK`` with K counted over distinct values in order of use."""
+        slot = instruction.slot
+        if slot in self.literals:
+            return self.literals[slot]
+        if instruction.literal is None:
+            raise InputError(f"slot {slot}: a constant source without its literal slot")
+        values = words_to_floats(instruction.literal)
+        finite = all(map(is_finite, values))
+        parameter = self.uniform_slots.get(slot + 1)
+        if parameter is not None:
+            name = identifier(parameter.name, "u_")
+            if name not in self.uniform_names:
+                self.uniform_names.add(name)
+                # A uniform initialiser must be a constant expression: bit casts are not.
+                initialiser = f" = {constant_vector(values)}" if finite else ""
+                self.literal_declarations.append(f"uniform vec4 {name}{initialiser};  // {parameter.name}")
+        else:
+            name = self.constant_names.get(instruction.literal)
+            if name is None:
+                name = f"c{len(self.constant_names)}"
+                self.constant_names[instruction.literal] = name
+                if finite:
+                    self.literal_declarations.append(f"const vec4 {name} = {constant_vector(values)};")
+                else:
+                    self.literal_declarations.append(f"vec4 {name};  // set in main: not a finite constant")
+                    self.late_literals.append(
+                        f"{name} = vec4({', '.join(float_literal(value) for value in values)});")
+        self.literals[slot] = name
+        return name
+
+    # -- instructions --
+
+    def _statements(self, items: list, lines: list[str], indent: str) -> None:
+        for item in items:
+            if isinstance(item, _If):
+                view = item.instruction.view
+                lines.append(f"{indent}// {self._comment(item.instruction)}")
+                test = condition_any(view.condition, self._cc(view.condition))
+                lines.append(f"{indent}if ({test or 'true'})")
+                lines.append(indent + "{")
+                self._statements(item.then, lines, indent + "    ")
+                lines.append(indent + "}")
+                if item.otherwise:
+                    lines.append(indent + "else")
+                    lines.append(indent + "{")
+                    self._statements(item.otherwise, lines, indent + "    ")
+                    lines.append(indent + "}")
+            elif isinstance(item, _Loop):
+                view = item.instruction.view
+                lines.append(f"{indent}// {self._comment(item.instruction)}")
+                depth = len(self.loop_counters)
+                index = f"i{depth}"
+                lines.append(f"{indent}for (int {index} = 0; {index} < {view.loop_count}; ++{index})")
+                lines.append(indent + "{")
+                counter = f"loop{depth}"
+                self.loop_counters.append(counter)
+                body: list[str] = []
+                self._statements(item.body, body, indent + "    ")
+                self.loop_counters.pop()
+                if counter in self.counters_read:
+                    lines.append(f"{indent}    int {counter} = {view.loop_start} + {index} * {view.loop_increment};")
+                lines.extend(body)
+                lines.append(indent + "}")
+            else:
+                lines.append(f"{indent}// {self._comment(item)}")
+                self._instruction(item, lines, indent)
+
+    def _comment(self, instruction: Instruction) -> str:
+        """The instruction as the disassembler prints it, literals by their GLSL names."""
+        def loop_constant(loop: Instruction) -> str:
+            view = loop.view
+            return f"{{{view.loop_count}, {view.loop_start}, {view.loop_increment}}}"
+        naming = Naming(literal=lambda owner: self.literals.get(owner.slot, "c"),
+                        loop_constant=loop_constant, target=lambda slot: f"slot {slot}")
+        return instruction_comment(instruction, render(instruction, naming, FORM_A)[0])
+
+    def _cc(self, condition: Condition) -> str:
+        self.cc_used.add(condition.register)
+        return f"cc{condition.register}"
+
+    def _instruction(self, instruction: Instruction, lines: list[str], indent: str) -> None:
+        view = instruction.view
+        name = view.opcode.name
+        if name in ("BRK", "RET"):
+            test = None if view.condition.always else condition_any(view.condition, self._cc(view.condition))
+            statement = "break;" if name == "BRK" else "return;"
+            if name == "BRK" and not self.loop_counters:
+                raise InputError(f"slot {instruction.slot}: BRK outside a LOOP or REP")
+            lines.append(f"{indent}{statement}" if test is None else f"{indent}if ({test}) {statement}")
+            return
+        if name == "KIL":
+            test = None if view.condition.always else condition_any(view.condition, self._cc(view.condition))
+            lines.append(f"{indent}discard;" if test is None else f"{indent}if ({test}) discard;")
+            return
+        if name in NO_WRITE_OPS:
+            return
+        lanes = tuple(lane for lane in ALL_LANES if view.mask[lane])
+        writes = []
+        if not view.no_destination:
+            writes.append(Write(self._destination(view), lanes))
+        if view.set_cc:
+            self.cc_used.add(view.set_cc_register)
+            writes.append(Write(Destination(f"cc{view.set_cc_register}"), lanes))
+        if not lanes or not writes:
+            return
+        result = self._modified(instruction, self._result(instruction))
+        cc = f"cc{view.condition.register}"
+        if not view.condition.always:
+            self.cc_used.add(view.condition.register)
+        emit_writes(lines, indent, [Computation("result", result, writes)], view.condition, cc, self.helpers)
+
+    def _destination(self, view: FragmentView) -> Destination:
+        if not view.destination_half:
+            return Destination(f"r{view.destination}")
+        storage = view.destination // 2
+        if storage in self.aliased:
+            return Destination(f"r{storage}.{'zw' if view.destination & 1 else 'xy'}", "half")
+        # An fp16 register holds fp16 values; an H-precision result is one already.
+        return Destination(f"h{view.destination}", "float" if view.precision == 1 else "fp16")
+
+    def _modified(self, instruction: Instruction, result: Result) -> Result:
+        """The output modifiers in spec order (3.8): dst scale, saturate, operation precision."""
+        view = instruction.view
+        if view.scale not in SCALE_FACTORS:
+            raise InputError(f"slot {instruction.slot}: dst scale code {view.scale} has no known meaning")
+        if view.scale:
+            factor = float_literal(SCALE_FACTORS[view.scale])
+            result = result.then(lambda text, size: f"{grouped(text)} * {factor}")
+        if view.saturate:
+            result = result.then(saturated(self.helpers))
+        if view.precision == 1:
+            self.helpers.use("rsx_half")
+            result = result.then(lambda text, size: f"rsx_half({text})")
+        elif view.precision:
+            clamp = PRECISION_CLAMPS[view.precision]
+            result = result.then(lambda text, size: clamp.format(text))
+        return result
+
+    def _result(self, instruction: Instruction) -> Result:
+        view = instruction.view
+        name = view.opcode.name
+        a, b, c = (self._operand(instruction, view.sources[slot]) if slot in view.opcode.sources else None
+                   for slot in range(3))
+        if view.opcode.texture:
+            return self._texture(instruction, a, b, c)
+        xy, xyz = (0, 1), (0, 1, 2)
+        if name in SET_ON:
+            return set_on(name, a, b)
+        if view.opcode.scalar:
+            x = a.lane(0)
+            function = {"RCP": f"1.0 / {grouped(x)}", "RSQ": f"1.0 / sqrt(abs({x}))",
+                        "EX2": f"exp2({x})", "LG2": f"log2({x})", "COS": f"cos({x})",
+                        "SIN": f"sin({x})"}
+            return scalar(function[name])
+        bits = f"floatBitsToUint({a.lane(0)})" if a is not None else ""
+        helper = {"PKG": "rsx_srgb", "UPG": "rsx_srgb", "NRM": "rsx_nrm", "LIF": "rsx_lif",
+                  "DIVSQ": "rsx_divsq"}.get(name)
+        if helper is not None:
+            self.helpers.use(helper)
+        builders = {
+            "MOV": lambda: lanewise(lambda x: x, a),
+            "MUL": lambda: lanewise(lambda x, y: f"{x} * {y}", a, b),
+            "ADD": lambda: lanewise(lambda x, y: f"{x} + {y}", a, b),
+            "MAD": lambda: lanewise(lambda x, y, z: f"{x} * {y} + {z}", a, b, c),
+            "MIN": lambda: lanewise(lambda x, y: f"min({x}, {y})", a, b),
+            "MAX": lambda: lanewise(lambda x, y: f"max({x}, {y})", a, b),
+            "FRC": lambda: lanewise(lambda x: f"fract({x})", a),
+            "FLR": lambda: lanewise(lambda x: f"floor({x})", a),
+            "DDX": lambda: lanewise(lambda x: f"dFdx({x})", a),
+            "DDY": lambda: lanewise(lambda x: f"dFdy({x})", a),
+            # NV LRP = a * b + (1 - a) * c, spelled out: mix() rounds differently.
+            "LRP": lambda: lanewise(lambda x, y, z: f"{x} * {y} + (1.0 - {x}) * {z}", a, b, c),
+            "DP2": lambda: scalar(f"dot({a.lanes(xy)}, {b.lanes(xy)})"),
+            "DP3": lambda: scalar(f"dot({a.lanes(xyz)}, {b.lanes(xyz)})"),
+            "DP4": lambda: scalar(f"dot({a.all()}, {b.all()})"),
+            "DP2A": lambda: scalar(f"dot({a.lanes(xy)}, {b.lanes(xy)}) + {c.lane(0)}"),
+            "DST": lambda: per_lane(["1.0", f"{a.lane(1)} * {b.lane(1)}", a.lane(2), b.lane(3)]),
+            "STR": lambda: constant(1.0),
+            "SFL": lambda: constant(0.0),
+            "NRM": lambda: whole(f"rsx_nrm({a.all()})"),
+            "REFL": lambda: whole(f"reflect({a.all()}, {b.all()})"),
+            "LIF": lambda: whole(f"rsx_lif({a.all()})"),
+            "DIV": lambda: Result(lambda lanes: f"{a.lanes(lanes)} / {grouped(b.lane(0))}"),
+            "DIVSQ": lambda: Result(lambda lanes: f"rsx_divsq({a.lanes(lanes)}, {b.lane(0)})"),
+            "PK2": lambda: scalar(f"uintBitsToFloat(packHalf2x16({a.lanes(xy)}))"),
+            "PK4": lambda: scalar(f"uintBitsToFloat(packSnorm4x8({a.all()}))"),
+            "PKB": lambda: scalar(f"uintBitsToFloat(packUnorm4x8({a.all()}))"),
+            "PK16": lambda: scalar(f"uintBitsToFloat(packUnorm2x16({a.lanes(xy)}))"),
+            "PKG": lambda: scalar(f"uintBitsToFloat(packUnorm4x8(vec4(rsx_linear_to_srgb({a.lanes(xyz)}), "
+                                  f"{a.lane(3)})))"),
+            "UP2": lambda: _pairs(f"unpackHalf2x16({bits})"),
+            "UP16": lambda: _pairs(f"unpackUnorm2x16({bits})"),
+            "UP4": lambda: whole(f"unpackSnorm4x8({bits})"),
+            "UPB": lambda: whole(f"unpackUnorm4x8({bits})"),
+            "UPG": lambda: whole(f"rsx_upg({bits})"),
+        }
+        if name not in builders:
+            raise InputError(f"slot {instruction.slot}: {name} cannot be decompiled")
+        return builders[name]()
+
+    def _texture(self, instruction: Instruction, a: Operand, b: Operand | None, c: Operand | None) -> Result:
+        view = instruction.view
+        unit = view.texture_unit
+        self.textures.add(unit)
+        sampler = self._sampler(unit)
+        xy = (0, 1)
+        call = {
+            "TEX": lambda: f"texture({sampler}, {a.lanes(xy)})",
+            "TXP": lambda: f"textureProj({sampler}, {a.all()})",
+            "TXB": lambda: f"texture({sampler}, {a.lanes(xy)}, {a.lane(3)})",
+            "TXL": lambda: f"textureLod({sampler}, {a.lanes(xy)}, {b.lane(0)})",
+            "TXD": lambda: f"textureGrad({sampler}, {a.lanes(xy)}, {b.lanes(xy)}, {c.lanes(xy)})",
+        }[view.opcode.name]()
+        if view.expand_texture:  # _bx2
+            call = f"({call} * 2.0 - 1.0)"
+        return whole(call)
+
+    def _sampler(self, unit: int) -> str:
+        return self.samplers.get(unit, f"texture{unit}")
+
+    # -- the shader --
+
+    def text(self) -> str:
+        tree = _structure(self.program)
+        for instruction in self.program.instructions:  # literal names in order of first use
+            if any(source.file == "c" for source in _used_sources(instruction.view)):
+                self._literal(instruction)
+        body: list[str] = []
+        self._statements(tree, body, "    ")
+        main = self._main()  # before the declarations: it may need a helper
+        return "\n".join(self._declarations() + ["void rsx_program()", "{"] + body + ["}", ""]
+                         + main) + "\n"
+
+    def _declarations(self) -> list[str]:
+        instructions = self.program.instructions
+        literal_slots = sum(1 for instruction in instructions if instruction.literal is not None)
+        lines = ["#version 430",
+                 f"// RSX fragment program: {len(instructions)} instructions, {literal_slots} literal "
+                 f"slot(s) (decompiled by shaderkit)", ""]
+        lines.append("layout(location = 0) out vec4 fragColor;")
+        if self.fullscreen:
+            lines.append("uniform vec2 rsx_viewport_size;")
+            lines.append("uniform int rsx_override_mask;  // bit n: input n takes its override")
+            for index in sorted(self.inputs):
+                lines.append(f"uniform vec4 {override_uniform(FP_INPUT_NAMES[index])[1]};")
+        else:
+            for index in sorted(self.inputs):
+                if index in INPUT_VARYINGS:
+                    lines.append(f"in vec4 {INPUT_VARYINGS[index]};")
+        for unit in sorted(self.textures):
+            lines.append(f"layout(binding = {unit}) uniform sampler2D {self._sampler(unit)};")
+        lines.append("")
+        if self.literal_declarations:
+            lines.extend(self.literal_declarations + [""])
+        for index in sorted(self.inputs):
+            lines.append(f"vec4 {INPUT_GLOBALS[index]};  // f[{FP_INPUT_NAMES[index]}]")
+        for index in sorted(self.r_used):
+            lines.append(f"vec4 r{index} = vec4(0.0);")
+        for index in sorted(self.h_used):
+            if index // 2 not in self.aliased:
+                lines.append(f"vec4 h{index} = vec4(0.0);  // fp16 values")
+        for index in sorted(self.cc_used):
+            lines.append(f"vec4 cc{index} = vec4(0.0);")
+        lines.append("")
+        if self.counters_read:  # inputs indexed by a loop counter
+            lines.extend(_texcoord_function() + [""])
+        if self.helpers:
+            lines.extend([self.helpers.text(), ""])
+        return lines
+
+    def _main(self) -> list[str]:
+        lines = ["void main()", "{"]
+        if self.fullscreen and self.inputs:
+            lines.append("    vec2 position = gl_FragCoord.xy / rsx_viewport_size;")
+        for index in sorted(self.inputs):
+            lines.append(f"    {INPUT_GLOBALS[index]} = {self._input_value(index)};")
+        lines.extend(f"    {line}" for line in self.late_literals)
+        lines.append("    rsx_program();")
+        if self.output_from_h0:
+            lines.append(f"    fragColor = {self._register('H', 0)};")
+        else:
+            lines.append("    fragColor = r0;")
+        if self.depth:
+            lines.append(f"    gl_FragDepth = r{DEPTH_REGISTER}.z;")
+        lines.append("}")
+        return lines
+
+    def _input_value(self, index: int) -> str:
+        if self.fullscreen:
+            bit, uniform = override_uniform(FP_INPUT_NAMES[index])
+            return f"(rsx_override_mask & {1 << bit}) != 0 ? {uniform} : {fullscreen_default(index)}"
+        if index == 0:
+            return "gl_FragCoord"
+        if index == 14:
+            return "vec4(gl_FrontFacing ? 1.0 : -1.0)"
+        if index in (1, 2):
+            return f"clamp({INPUT_VARYINGS[index]}, 0.0, 1.0)"
+        return INPUT_VARYINGS[index]
+
+
+def _texcoord_function() -> list[str]:
+    lines = ["// f[TEX(loop counter + n)]: 0 outside TEX0..TEX9",
+             "vec4 rsx_texcoord(int index)", "{", "    switch (index)", "    {"]
+    lines += [f"    case {n}: return f_tex{n};" for n in range(TEXCOORD_COUNT)]
+    lines += ["    }", "    return vec4(0.0);", "}"]
+    return lines
+
+
+def _pairs(expression: str) -> Result:
+    """A vec2 seen as (x, y, x, y): how UP2 and UP16 fill four lanes."""
+    def render(lanes: tuple[int, ...]) -> str:
+        picked = letters([lane % 2 for lane in lanes])
+        return expression if picked == "xy" else f"{expression}.{picked}"
+    return Result(render)
+
+
+def _used_sources(view: FragmentView) -> list[Source]:
+    if view.opcode is None or view.opcode.flow:
+        return []
+    return [view.sources[slot] for slot in view.opcode.sources]
+
+
+def _writes_register(view: FragmentView) -> bool:
+    return (view.opcode is not None and not view.opcode.flow and view.opcode.name not in NO_WRITE_OPS
+            and not view.no_destination and any(view.mask))
