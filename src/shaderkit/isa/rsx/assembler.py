@@ -42,6 +42,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
+from shaderkit.core.asm import SourceLine
 from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
 
 from . import fields as layout
@@ -1357,13 +1358,6 @@ def _loop_counts(operation: Operation, context: EncodingContext) -> tuple[int, i
 
 
 # --- the driver --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SourceLine:
-    file: str
-    number: int
-    text: str
 
 
 @dataclass

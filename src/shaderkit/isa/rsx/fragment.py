@@ -470,17 +470,7 @@ class FragmentMachine:
                                      "(run with grid=(height, width))")
                 return derivative(read(state), state.grid)
             return compute_derivative
-        function = getattr(semantics, f"i_{name}")
-        if not readers:
-            return lambda state: function()
-        if len(readers) == 1:
-            first = readers[0]
-            return lambda state: function(first(state))
-        if len(readers) == 2:
-            first, second = readers
-            return lambda state: function(first(state), second(state))
-        first, second, third = readers
-        return lambda state: function(first(state), second(state), third(state))
+        return semantics.bind(getattr(semantics, f"i_{name}"), readers)
 
     def _texture_compute(self, instruction: Instruction, kind: str) -> Reader:
         view = instruction.view

@@ -69,6 +69,7 @@ from .glsl import (
     whole,
 )
 from .instruction import (
+    check_vertex_opcodes,
     VP_CONSTANTS,
     VP_TEMPORARIES,
     Condition,
@@ -134,14 +135,8 @@ class _VertexDecompiler:
     # -- checks --
 
     def _check(self, instruction: Instruction) -> None:
-        view = instruction.view
+        view = check_vertex_opcodes(instruction)
         slot = instruction.slot
-        if view.vector is None:
-            raise InputError(f"slot {slot}: unknown vertex vector opcode 0x{view.vector_opcode:02X}")
-        if view.scalar is None:
-            raise InputError(f"slot {slot}: unknown vertex scalar opcode 0x{view.scalar_opcode:02X}")
-        if view.scalar.name in ("PSH", "POP"):
-            raise InputError(f"slot {slot}: {view.scalar.name} (address register stack) is not supported")
         for temp in (view.vector_temp, view.scalar_temp):
             if temp is not None and temp >= VP_TEMPORARIES:
                 raise InputError(f"slot {slot}: R{temp} is beyond R{VP_TEMPORARIES - 1}")

@@ -280,6 +280,20 @@ def _signed11(value: int) -> int:
     return value - 0x800 if value & 0x400 else value
 
 
+def check_vertex_opcodes(instruction: Instruction) -> VertexView:
+    """The view of a VP instruction whose ops can run: both opcodes known, no PSH/POP (the
+    address-register stack is not modelled). Raises InputError naming the slot otherwise."""
+    view = instruction.view
+    slot = instruction.slot
+    if view.vector is None:
+        raise InputError(f"slot {slot}: unknown vertex vector opcode 0x{view.vector_opcode:02X}")
+    if view.scalar is None:
+        raise InputError(f"slot {slot}: unknown vertex scalar opcode 0x{view.scalar_opcode:02X}")
+    if view.scalar.name in ("PSH", "POP"):
+        raise InputError(f"slot {slot}: {view.scalar.name} (address register stack) is not supported")
+    return view
+
+
 # --- programs ----------------------------------------------------------------------------------
 
 

@@ -447,3 +447,18 @@ def store(target: np.ndarray, new: np.ndarray, mask: np.ndarray | None) -> None:
         target[...] = new
     else:
         target[...] = np.where(mask, new, target)
+
+
+def bind(function, readers):
+    """``function`` applied to what ``readers`` read from a machine state: one closure per
+    instruction, built once, with no argument unpacking in the run loop."""
+    if not readers:
+        return lambda state: function()
+    if len(readers) == 1:
+        first = readers[0]
+        return lambda state: function(first(state))
+    if len(readers) == 2:
+        first, second = readers
+        return lambda state: function(first(state), second(state))
+    first, second, third = readers
+    return lambda state: function(first(state), second(state), third(state))

@@ -48,7 +48,8 @@ from shaderkit.core.diagnostics import InputError
 from . import semantics
 from .container import ProgramKind
 from .fields import VP_NO_TEMP
-from .instruction import VP_CONSTANTS, VP_TEMPORARIES, Condition, Instruction, Program, Source, VertexView
+from .instruction import (VP_CONSTANTS, VP_TEMPORARIES, Condition, Instruction, Program, Source, VertexView,
+                          check_vertex_opcodes)
 from .semantics import condition_passes, mask_and, store
 from .textures import Texture, sample_lanes
 
@@ -267,15 +268,9 @@ class VertexMachine:
     # -- instructions --
 
     def _prepare(self, instruction: Instruction, program_length: int) -> _Step:
-        view = instruction.view
+        view = check_vertex_opcodes(instruction)
         slot = instruction.slot
-        if view.vector is None:
-            raise InputError(f"slot {slot}: unknown vertex vector opcode 0x{view.vector_opcode:02X}")
-        if view.scalar is None:
-            raise InputError(f"slot {slot}: unknown vertex scalar opcode 0x{view.scalar_opcode:02X}")
         vector_name, scalar_name = view.vector.name, view.scalar.name
-        if scalar_name in ("PSH", "POP"):
-            raise InputError(f"slot {slot}: {scalar_name} (address register stack) is not supported")
         vector_active = vector_name != "NOP"
         scalar_active = scalar_name != "NOP" and scalar_name not in _BRANCHES
         vector = vector_write = scalar = scalar_write = None
@@ -338,13 +333,13 @@ class VertexMachine:
                 return sample_lanes(texture, coordinates[0], coordinates[1])
             return texture_lookup
         function = semantics.i_MOV if name == "ARL" else getattr(semantics, f"i_{name}")
-        return _bind(function, readers)
+        return semantics.bind(function, readers)
 
     def _scalar_compute(self, view: VertexView, slot: int) -> Reader:
         name = view.scalar.name
         source = view.sources[2]
         lanes = tuple(source.swizzle) if name == "LIT" else (source.swizzle[0],)
-        return _bind(getattr(semantics, f"i_{name}"), [self._reader(source, view, lanes, slot)])
+        return semantics.bind(getattr(semantics, f"i_{name}"), [self._reader(source, view, lanes, slot)])
 
     # -- flow --
 
@@ -460,19 +455,6 @@ class VertexMachine:
             stack[depth[chosen], chosen] = step.slot + 1
             depth[chosen] += 1
         program_counter[chosen] = target
-
-
-def _bind(function, readers: list[Reader]) -> Reader:
-    if not readers:
-        return lambda state: function()
-    if len(readers) == 1:
-        first = readers[0]
-        return lambda state: function(first(state))
-    if len(readers) == 2:
-        first, second = readers
-        return lambda state: function(first(state), second(state))
-    first, second, third = readers
-    return lambda state: function(first(state), second(state), third(state))
 
 
 def _input_table(attributes: Mapping[int, np.ndarray]) -> tuple[int, list[np.ndarray]]:
