@@ -171,8 +171,8 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
 @main.command()
 @machine_option
 @click.argument("binary")
-@click.option("-f", "--format", "fmt", default=None, type=click.Choice(ALL_FORMATS),
-              help="Input container (default: from the file name and contents).")
+@click.option("-f", "--format", "fmt", default=None, type=click.Choice(("source", *ALL_FORMATS)),
+              help="How BINARY is stored (default: source for assembly text, else detected).")
 @click.option("-o", "--output", default=None, help="Output .frag/.vert/.glsl file (default: standard output).")
 def decompile(machine: str, binary: str, fmt: str | None, output: str | None) -> None:
     """Decompile a shader program BINARY to GLSL 4.30 core."""
