@@ -135,7 +135,8 @@ class Rsx:
         return head + newline + "\n".join(metadata) + "\n" + rest
 
     def disassembly_warnings(self, image: images.RsxImage) -> list[str]:
-        return images.warnings_of(image, "program")
+        from .instruction import program_warnings
+        return program_warnings(image.program, "program")
 
     def decompile(self, image: images.RsxImage) -> str:
         from .glsl import decompile

@@ -404,18 +404,7 @@ class FragmentMachine:
 
         def write(state: _State, value: np.ndarray) -> None:
             value = np.broadcast_to(value, (4, state.lanes))
-            active = state.active
-            if test is None:
-                masks = dict.fromkeys(lanes, active)
-            else:
-                cc = state.cc[test.register]
-                passed = {}
-                masks = {}
-                for lane in lanes:
-                    component = test.swizzle[lane]
-                    if component not in passed:
-                        passed[component] = condition_passes(cc[component], test.test)
-                    masks[lane] = mask_and(passed[component], active)
+            masks = semantics.condition_lane_masks(state.cc, test, lanes, state.active)
             if cc_register is not None:
                 cc_target = state.cc[cc_register]
                 for lane in lanes:

@@ -33,13 +33,13 @@ import numpy as np
 from shaderkit.core.diagnostics import InputError
 
 from .glsl_fragment import override_uniform
-from .glsl_vertex import VP_OUTPUTS, output_varyings
-from .instruction import VP_CONSTANTS
+from .glsl_vertex import output_varyings
+from .fragment import KILLED_SENTINEL
+from .instruction import VP_CONSTANTS, VP_OUTPUTS
 from .textures import Texture
+from .vertex import check_attributes
 
-KILLED_SENTINEL = -12345.0
 DEFAULT_OUTPUT = (0.0, 0.0, 0.0, 1.0)
-VP_INPUTS = 16
 # GL enums moderngl has no attribute for (mirrored repeat is set through glTextureParameteri).
 GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_MIRRORED_REPEAT = 0x2802, 0x2803, 0x8370
 MINIMUM_TIMED_FRAMES = 3
@@ -251,7 +251,9 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
     import moderngl
     from .glsl_vertex import INPUT_NAMES
 
-    count, arrays = _vertex_arrays(attributes)
+    count, arrays = check_attributes(attributes)
+    if not count:
+        raise InputError("a vertex program run needs at least one attribute array with vertices")
     table = _constant_table(constants)
     context = gl_context()
     varyings = output_varyings(glsl)
@@ -290,24 +292,6 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
     return outputs
 
 
-def _vertex_arrays(attributes: Mapping[int, np.ndarray]) -> tuple[int, dict[int, np.ndarray]]:
-    arrays: dict[int, np.ndarray] = {}
-    count = None
-    for index, value in attributes.items():
-        if not isinstance(index, (int, np.integer)) or not 0 <= index < VP_INPUTS:
-            raise InputError(f"vertex attribute index {index!r} is not 0..{VP_INPUTS - 1}")
-        try:
-            array = np.ascontiguousarray(value, dtype=np.float32)
-        except (TypeError, ValueError):
-            raise InputError(f"vertex attribute v[{index}] is not numeric") from None
-        if array.ndim != 2 or array.shape[1] != 4 or (count is not None and array.shape[0] != count):
-            expected = "(n, 4)" if count is None else f"({count}, 4)"
-            raise InputError(f"vertex attribute v[{index}] has shape {array.shape}, expected {expected}")
-        count = array.shape[0]
-        arrays[int(index)] = array
-    if not count:
-        raise InputError("a vertex program run needs at least one attribute array with vertices")
-    return count, arrays
 
 
 def _constant_table(constants: np.ndarray) -> np.ndarray:

@@ -69,6 +69,8 @@ from .glsl import (
     whole,
 )
 from .instruction import (
+    VP_INPUTS,
+    VP_OUTPUTS,
     check_vertex_opcodes,
     VP_CONSTANTS,
     VP_TEMPORARIES,
@@ -80,7 +82,6 @@ from .instruction import (
 )
 from .printer import FORM_A, Naming, render
 
-VP_INPUTS = VP_OUTPUTS = 16
 CONSTANT_RESOURCE = 2178  # spec 4.1: a VP constant register c[resIndex]
 CALL_DEPTH = 4
 STEP_LIMIT = 65536

@@ -43,7 +43,7 @@ from .container import (
     words_to_ucode,
     write_container,
 )
-from .instruction import VP_CONSTANTS, Program, decode_program, program_warnings
+from .instruction import VP_CONSTANTS, Program, decode_program
 
 CONTAINER_MAGIC = {CgProfile.SCE_VP_RSX: ProgramKind.VERTEX, CgProfile.SCE_FP_RSX: ProgramKind.FRAGMENT}
 TEXCOORD_RESOURCE = 3220  # res code of TEXCOORD0 (spec 4.1); TEXCOORDn = 3220 + n
@@ -324,8 +324,8 @@ def container_kind(data: bytes) -> ProgramKind | None:
     return {7003: ProgramKind.VERTEX, 7004: ProgramKind.FRAGMENT}.get(profile)
 
 
-def image_from_words(words, kind: ProgramKind, source: str, **side) -> RsxImage:
-    return RsxImage(decode_program(tuple(words), kind, source), **side)
+def image_from_words(words, kind: ProgramKind, source: str) -> RsxImage:
+    return RsxImage(decode_program(tuple(words), kind, source))
 
 
 def read_raw(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
@@ -445,7 +445,3 @@ def write_container_image(image: RsxImage, kind: ProgramKind) -> bytes:
         raise InputError(f"a {image.kind.value} program cannot be written as .{KIND_SUFFIX[kind]} "
                          f"(use -f {KIND_SUFFIX[image.kind]})")
     return write_container(build_container(image))
-
-
-def warnings_of(image: RsxImage, source: str) -> list[str]:
-    return program_warnings(image.program, source)

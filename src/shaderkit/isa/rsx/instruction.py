@@ -35,6 +35,8 @@ FP_INPUT_NAMES = ("WPOS", "COL0", "COL1", "FOGC", "TEX0", "TEX1", "TEX2", "TEX3"
 VP_TEMPORARIES = 32
 FP_TEMPORARIES = 48
 VP_CONSTANTS = 468
+VP_INPUTS = 16  # v[0..15]
+VP_OUTPUTS = 16  # o[0..15]
 VP_CODE_SLOTS = 512  # spec section 2.1; RPCS3 allows 544 [uncertain]
 
 

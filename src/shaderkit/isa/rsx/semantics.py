@@ -462,3 +462,20 @@ def bind(function, readers):
         return lambda state: function(first(state), second(state))
     first, second, third = readers
     return lambda state: function(first(state), second(state), third(state))
+
+
+def condition_lane_masks(cc_registers, condition, lanes, active):
+    """Per written lane, the mask it is written under: ``active`` (None = every lane), and-ed
+    with the CC test of ``condition`` (None = no test). The CC swizzle is indexed by the
+    destination lane (spec 3.8); each CC component is tested once."""
+    if condition is None:
+        return dict.fromkeys(lanes, active)
+    cc = cc_registers[condition.register]
+    passed = {}
+    masks = {}
+    for lane in lanes:
+        component = condition.swizzle[lane]
+        if component not in passed:
+            passed[component] = condition_passes(cc[component], condition.test)
+        masks[lane] = mask_and(passed[component], active)
+    return masks

@@ -19,14 +19,12 @@ from dataclasses import dataclass
 
 from shaderkit.core.diagnostics import SourceError
 
-from .instruction import CONDITION_NAMES, FP_TEMPORARIES, VP_CONSTANTS, VP_TEMPORARIES
+from .instruction import CONDITION_NAMES, FP_TEMPORARIES, VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES
 
 LANES = "xyzw"
 IDENTITY = (0, 1, 2, 3)
 FULL_MASK = (True, True, True, True)
 
-VP_INPUTS = 16
-VP_OUTPUTS = 16
 VP_ADDRESS_REGISTERS = 2
 FP_HALF_REGISTERS = 64  # the 6-bit index field; H(2n) and H(2n+1) live in R(n)
 FP_INPUTS = 16

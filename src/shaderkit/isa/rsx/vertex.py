@@ -48,14 +48,12 @@ from shaderkit.core.diagnostics import InputError
 from . import semantics
 from .container import ProgramKind
 from .fields import VP_NO_TEMP
-from .instruction import (VP_CONSTANTS, VP_TEMPORARIES, Condition, Instruction, Program, Source, VertexView,
-                          check_vertex_opcodes)
+from .instruction import (VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES, Condition, Instruction, Program,
+                          Source, VertexView, check_vertex_opcodes)
 from .semantics import condition_passes, mask_and, store
 from .textures import Texture, sample_lanes
 
 F32 = np.float32
-VP_INPUTS = 16
-VP_OUTPUTS = 16
 DEFAULT_ATTRIBUTE = np.array([[0.0], [0.0], [0.0], [1.0]], dtype=F32)
 UNBOUND_TEXEL = DEFAULT_ATTRIBUTE
 CALL_DEPTH = 4
@@ -200,17 +198,7 @@ class VertexMachine:
     def _lane_masks(condition: Condition | None, lanes: tuple[int, ...]):
         """A function giving, per written lane, the lane mask (None = all) from CC and the group."""
         def masks(state: _State) -> dict[int, np.ndarray | None]:
-            if condition is None:
-                return dict.fromkeys(lanes, state.active)
-            cc = state.cc[condition.register]
-            passed = {}
-            result = {}
-            for lane in lanes:
-                component = condition.swizzle[lane]
-                if component not in passed:
-                    passed[component] = condition_passes(cc[component], condition.test)
-                result[lane] = mask_and(passed[component], state.active)
-            return result
+            return semantics.condition_lane_masks(state.cc, condition, lanes, state.active)
         return masks
 
     @classmethod
@@ -457,24 +445,34 @@ class VertexMachine:
         program_counter[chosen] = target
 
 
-def _input_table(attributes: Mapping[int, np.ndarray]) -> tuple[int, list[np.ndarray]]:
-    """Attributes by v index as (4, n) arrays; missing ones are the (0, 0, 0, 1) column."""
-    table: list[np.ndarray] = [DEFAULT_ATTRIBUTE] * VP_INPUTS
+def check_attributes(attributes: Mapping[int, np.ndarray]) -> tuple[int | None, dict[int, np.ndarray]]:
+    """Vertex attributes by v index as contiguous float32 (n, 4) arrays, all of one length n
+    (None when no attribute is given); InputError for a bad index, value or shape."""
+    arrays: dict[int, np.ndarray] = {}
     lanes = None
     for index, value in attributes.items():
         if not isinstance(index, (int, np.integer)) or not 0 <= index < VP_INPUTS:
             raise InputError(f"vertex attribute index {index!r} is not 0..{VP_INPUTS - 1}")
         try:
-            array = np.asarray(value, dtype=F32)
+            array = np.ascontiguousarray(value, dtype=F32)
         except (TypeError, ValueError):
             raise InputError(f"vertex attribute v[{index}] is not numeric") from None
         if array.ndim != 2 or array.shape[1] != 4 or (lanes is not None and array.shape[0] != lanes):
             expected = "(n, 4)" if lanes is None else f"({lanes}, 4)"
             raise InputError(f"vertex attribute v[{index}] has shape {array.shape}, expected {expected}")
         lanes = array.shape[0]
-        table[int(index)] = np.ascontiguousarray(array.T)
+        arrays[int(index)] = array
+    return lanes, arrays
+
+
+def _input_table(attributes: Mapping[int, np.ndarray]) -> tuple[int, list[np.ndarray]]:
+    """Attributes by v index as (4, n) arrays; missing ones are the (0, 0, 0, 1) column."""
+    lanes, arrays = check_attributes(attributes)
     if lanes is None:
         raise InputError("a vertex program run needs at least one attribute array (n vertices)")
+    table: list[np.ndarray] = [DEFAULT_ATTRIBUTE] * VP_INPUTS
+    for index, array in arrays.items():
+        table[index] = np.ascontiguousarray(array.T)
     return lanes, table
 
 
