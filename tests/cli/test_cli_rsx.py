@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from PIL import Image
 
 from shaderkit.cli import main
+from conftest import golden_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT.parent / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 EXAMPLES = ROOT / "examples" / "rsx"
 CUBE = ROOT / "examples" / "theia" / "models" / "cube.obj"
 

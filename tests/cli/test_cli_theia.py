@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from shaderkit.cli import main
+from conftest import golden_dir
 
-SCENES = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "theia" / "scenes"
+SCENES = golden_dir("theia", "scenes")
 SHADER = """\
 // the upstream Example1 idiom: copy the texture colour
 ENTRYPOINT_ADRR_PIXELSHADER

@@ -10,8 +10,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from shaderkit.cli import main
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "tpp"
+GOLDEN = golden_dir("tpp")
 MANIFEST = [line.split("\t") for line in (GOLDEN / "frames.tsv").read_text().splitlines()[1:]]
 PROGRAMS = sorted(GOLDEN.glob("*.s"))
 

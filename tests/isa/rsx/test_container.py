@@ -27,8 +27,9 @@ from shaderkit.isa.rsx.container import (
     words_to_ucode,
     write_container,
 )
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 REAL = GOLDEN / "real"
 ASM = GOLDEN / "asm"
 

@@ -20,8 +20,9 @@ from shaderkit.isa.rsx.fragment import (
     run_fragment_program,
 )
 from shaderkit.isa.rsx.instruction import decode_program
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 SIZE = 64
 EPS32 = float(np.finfo(np.float32).eps)
 # (relative, absolute) tolerance per program.

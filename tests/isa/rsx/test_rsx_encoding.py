@@ -17,8 +17,9 @@ from shaderkit.isa.rsx.instruction import (
     fragment_has_literal,
     program_warnings,
 )
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 WORDS = st.integers(0, 0xFFFFFFFF)
 
 

@@ -31,8 +31,9 @@ from shaderkit.isa.rsx.fragment import (
 from shaderkit.isa.rsx.instruction import CONDITION_NAMES, decode_program, floats_to_words
 from shaderkit.isa.rsx.opcodes import FP, by_name
 from shaderkit.isa.rsx.textures import Texture
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 F32 = np.float32
 OPCODES = by_name(FP)
 LANES = "xyzw"

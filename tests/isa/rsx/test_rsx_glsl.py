@@ -32,8 +32,9 @@ from shaderkit.isa.rsx.instruction import (
     floats_to_words,
 )
 from shaderkit.isa.rsx.opcodes import FP, VP_SCALAR, VP_VECTOR, by_name
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 LANES = "xyzw"
 
 

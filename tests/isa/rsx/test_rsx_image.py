@@ -10,8 +10,9 @@ import pytest
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx import image as images
 from shaderkit.isa.rsx.container import ProgramKind, read_container, write_container
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 REAL = sorted((GOLDEN / "real").glob("*.?po"))
 
 

@@ -7,8 +7,9 @@ from pathlib import Path
 from shaderkit.isa.rsx.container import ProgramKind, read_container, ucode_to_words
 from shaderkit.isa.rsx.instruction import decode_program
 from shaderkit.isa.rsx.listing import listing
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 
 
 def binary(name: str) -> str:

@@ -19,8 +19,9 @@ from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.instruction import Instruction, Program, decode_program, encode_program
 from shaderkit.isa.rsx.pipeline import Frame, draw, to_picture
 from shaderkit.render.mesh import load_obj
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 WIDTH = HEIGHT = 16
 # Float32 vertex and fragment arithmetic against float64 references.
 TOLERANCE = 2e-6

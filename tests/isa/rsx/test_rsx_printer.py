@@ -23,8 +23,9 @@ from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import Instruction, Program, fragment_has_literal
 from shaderkit.isa.rsx.opcodes import FP, VP_SCALAR, VP_VECTOR
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 VERTEX, FRAGMENT = ProgramKind.VERTEX, ProgramKind.FRAGMENT
 LANES = "xyzw"
 

@@ -27,8 +27,9 @@ from shaderkit.isa.rsx.container import (CgParameter, CgType, CgVariability, Pro
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import Instruction, Program, decode_program, fragment_has_literal
 from shaderkit.isa.rsx.opcodes import FP
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 ASM = GOLDEN / "asm"
 REAL = GOLDEN / "real"
 VERTEX, FRAGMENT = ProgramKind.VERTEX, ProgramKind.FRAGMENT

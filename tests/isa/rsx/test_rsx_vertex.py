@@ -22,8 +22,9 @@ from shaderkit.isa.rsx.instruction import CONDITION_NAMES, Instruction, Program,
 from shaderkit.isa.rsx.opcodes import VP_SCALAR, VP_VECTOR, by_name
 from shaderkit.isa.rsx.textures import Texture
 from shaderkit.isa.rsx.vertex import VertexMachine, run_vertex_program
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "rsx"
+GOLDEN = golden_dir("rsx")
 F32 = np.float32
 VECTOR, SCALAR = by_name(VP_VECTOR), by_name(VP_SCALAR)
 LANES = "xyzw"

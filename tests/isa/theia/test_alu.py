@@ -28,8 +28,9 @@ from shaderkit.isa.theia.semantics import (
     UNIMPLEMENTED_IN_V1,
     jump_taken,
 )
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "theia" / "alu"
+GOLDEN = golden_dir("theia", "alu")
 
 # RETURN writes nothing storable, so the vectors leave it out; every other operation
 # and every compare-jump has a file.

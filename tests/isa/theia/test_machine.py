@@ -14,8 +14,9 @@ from shaderkit.isa import get
 from shaderkit.isa.theia import semantics
 from shaderkit.isa.theia.scene import load_scene
 from shaderkit.isa.theia.simt import MachineFault
+from conftest import golden_dir
 
-SCENES = (Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "theia" / "scenes").resolve()
+SCENES = golden_dir("theia", "scenes")
 THEIA = get("theia")
 
 

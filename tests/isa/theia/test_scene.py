@@ -25,8 +25,9 @@ from shaderkit.isa.theia.scene import (
     triangles,
     write_scene,
 )
+from conftest import golden_dir
 
-GOLDEN = (Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "theia" / "scenes").resolve()
+GOLDEN = golden_dir("theia", "scenes")
 MODELS = Path(__file__).resolve().parents[3] / "examples" / "theia" / "models"
 ONE = 0x20000
 

@@ -26,9 +26,9 @@ from shaderkit.isa.tpp.exact import (
 )
 from shaderkit.isa.tpp.opcodes import hardware_mnemonic
 from shaderkit.isa.tpp.semantics import ROM_MNEMONICS, TARGET, Target, lfsr_step, result_tables
+from conftest import golden_dir
 
-GOLDEN = Path("/work/shared/golden/tpp")
-needs_golden = pytest.mark.skipif(not (GOLDEN / "frames.tsv").exists(), reason="golden frames not available")
+GOLDEN = golden_dir("tpp")
 
 
 def word(op, a=0, b=0, imm=0, cond=3):
@@ -57,8 +57,6 @@ def step_n(value, n):
 # --- golden frames -----------------------------------------------------------------------
 
 def golden_rows():
-    if not (GOLDEN / "frames.tsv").exists():
-        return []
     with open(GOLDEN / "frames.tsv", newline="") as handle:
         return list(csv.DictReader(handle, delimiter="\t"))
 
@@ -105,7 +103,6 @@ def assert_frame_equal(actual_colours, png_name):
         pytest.fail(f"{png_name}: {len(differing)} pixels differ, first (x, y): {first}")
 
 
-@needs_golden
 @pytest.mark.parametrize("row", golden_rows(), ids=lambda row: row["file"])
 def test_golden_frame(row):
     program, rev, frame, rt = row["program"], row["rev"], int(row["frame"]), int(row["rt"])
@@ -117,7 +114,6 @@ def test_golden_frame(row):
         assert_frame_equal(frame_at_rt(program, rev, rt), row["file"])
 
 
-@needs_golden
 @pytest.mark.parametrize("row", [row for row in golden_rows() if row["load"] == "upload"],
                          ids=lambda row: row["file"])
 def test_golden_frame_through_upload_simulation(row):

@@ -14,8 +14,9 @@ import pytest
 
 from shaderkit.core.diagnostics import DiagnosticError, InputError
 from shaderkit.isa.tpp import SLOT19_WORD, SLOTS, TinyPixelProcessor
+from conftest import golden_dir
 
-GOLDEN = Path(__file__).resolve().parents[3] / ".." / "shared" / "golden" / "tpp"
+GOLDEN = golden_dir("tpp")
 
 REV_A = TinyPixelProcessor("A")
 REV_B = TinyPixelProcessor("B")

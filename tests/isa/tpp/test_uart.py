@@ -15,8 +15,9 @@ import pytest
 
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.tpp import uart
+from conftest import golden_dir
 
-GOLDEN = Path("/work/shared/golden/tpp")
+GOLDEN = golden_dir("tpp")
 WORDS_FILES = sorted(GOLDEN.glob("*.words"))
 
 

@@ -1,0 +1,30 @@
+"""Shared test configuration: where the golden data lives.
+
+Golden data (reference outputs of hardware models and peer tools) is part of the repository,
+under ``tests/golden/<isa>/``, each folder with a README stating provenance and licence. Tests
+reach it only through :func:`golden_dir` (for module-level tables and parametrisation) or the
+``golden`` fixture, so no test reads a path outside the repository, and missing data is a
+failure, never a skip.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+GOLDEN_ROOT = Path(__file__).resolve().parent / "golden"
+
+
+def golden_dir(*parts: str) -> Path:
+    """``tests/golden/<parts…>``; raises (a collection error, not a skip) when it is missing."""
+    path = GOLDEN_ROOT.joinpath(*parts)
+    if not path.exists():
+        raise FileNotFoundError(f"golden data missing: {path} (it is part of the repository)")
+    return path
+
+
+@pytest.fixture
+def golden():
+    """The golden-data accessor, for tests that look files up at run time."""
+    return golden_dir
