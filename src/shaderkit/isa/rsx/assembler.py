@@ -1059,7 +1059,6 @@ class EncodingContext:
     labels: dict[str, int] | None = None
     flow: tuple[int, int] | None = None
     last: bool = False
-    implicit_constants: bool = False  # form-B listings declare nothing
 
 
 @dataclass(frozen=True)
@@ -1180,10 +1179,9 @@ def _vertex_sources(operations: tuple[Operation, ...], values: dict, context: En
             share("input", (source.index, source.relative is not None), source,
                   "an instruction reads one input attribute (a single v[] index per slot)")
         elif source.file == "c":
+            # No declaration needed: a VP c[N] is constant memory the host fills (run --const c[N]=…).
             share("constant", (source.index, source.relative is not None), source,
                   "an instruction reads one constant (a single c[] index per slot)")
-            if not context.implicit_constants and source.index not in context.constants:
-                raise source.place.error(f"c[{source.index}] is not declared (#const or #var)")
     if "input" in shared:
         index, relative = shared["input"]
         values.update(input=index, index_input=int(relative))
@@ -1783,7 +1781,7 @@ class _Assembler:
     def _layout(self) -> tuple[Program, dict[int, int]] | None:
         """Expand, give every instruction its slot, resolve labels and blocks, encode."""
         expanded = self._expanded()
-        context = EncodingContext(self.kind, self._constants_for_encoding(), implicit_constants=self.listing)
+        context = EncodingContext(self.kind, self._constants_for_encoding())
         instructions = [item for item in expanded if item.statement is not None]
         if not instructions:
             self._blocks([(item, 0) for item in expanded])
