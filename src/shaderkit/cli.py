@@ -14,34 +14,18 @@ from pathlib import Path
 import click
 
 from . import isa as isas
+from .cli_machinery import ProcessorCommand, ShaderkitGroup, machine_option
 from .core import binfmt
-from .core.diagnostics import EXIT_BAD_INPUT, InputError, ShaderkitError
-from .core.fileio import write_bytes_atomic
+from .core.diagnostics import InputError
+from .core.fileio import read_file_bytes, write_bytes_atomic
 
 SOURCE_SUFFIXES = (".s", ".asm", ".tpp", ".shdr")
 # Containers every ISA has, plus those only some ISAs have (checked when used).
 ALL_FORMATS = binfmt.FORMATS + isas.container_formats()
 
 
-class ShaderkitGroup(click.Group):
-    """Turns the project's errors into a message and exit code 2, never a traceback."""
-
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except ShaderkitError as error:
-            click.echo(error.render(), err=True)
-            ctx.exit(EXIT_BAD_INPUT)
-        except BrokenPipeError:
-            sys.stderr.close()
-            ctx.exit(0)
-
-
-machine_option = click.option("-m", "--machine", "machine", required=True,
-                              type=click.Choice(isas.names(), case_sensitive=False),
-                              help="Processor.")
 rev_option = click.option("--rev", default="B", show_default=True, type=click.Choice(["A", "B"], case_sensitive=False),
-                          help="Hardware revision (TPP).")
+                          help="Hardware revision.")
 
 
 def program_input(command):
@@ -53,10 +37,7 @@ def program_input(command):
 
 
 def read_input(path: str) -> bytes:
-    try:
-        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read '{path}': {error.strerror or error}") from None
+    return sys.stdin.buffer.read() if path == "-" else read_file_bytes(path)
 
 
 def print_warnings(warnings) -> None:
@@ -95,7 +76,12 @@ def _check_format(processor, fmt: str) -> None:
 def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: str | None) -> list[int]:
     """Words of a binary in any container, the ISA's own containers included."""
     detect = getattr(processor, "detect_format", None)
+    detected = not fmt
     fmt = fmt or (detect(data, path) if detect else None) or binfmt.detect_format(data, path)
+    if detected and fmt == "raw" and binfmt.looks_like_text(data):
+        raise InputError(f"{path}: this is text, not a binary image; to disassemble a program, assemble it "
+                         f"first (shaderkit asm -m {processor.name} {path} -f raw -o prog.bin), or give -f raw "
+                         "to read the text's bytes as words")
     _check_format(processor, fmt)
     if fmt in _containers(processor):
         return _containers(processor)[fmt][1](data, path)
@@ -128,8 +114,8 @@ def main() -> None:
     """Assemblers, disassemblers and emulators for graphics and video processors."""
 
 
-@main.command()
-@machine_option
+@main.command(cls=ProcessorCommand)
+@machine_option("asm")
 @rev_option
 @click.argument("source")
 @click.option("-f", "--format", "fmt", default="hex", show_default=True, type=click.Choice(ALL_FORMATS),
@@ -143,8 +129,8 @@ def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, o
     write_output(output, write_image(processor, image, fmt, byte_order, Path(source).stem or "program"))
 
 
-@main.command()
-@machine_option
+@main.command(cls=ProcessorCommand)
+@machine_option("disasm")
 @rev_option
 @click.argument("binary")
 @click.option("-f", "--format", "fmt", default=None, type=click.Choice(ALL_FORMATS),
@@ -159,8 +145,6 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
            style: str | None, output: str | None) -> None:
     """Disassemble BINARY into source that re-assembles to the same words."""
     processor = isas.get(machine, rev=rev)
-    if style is not None and not hasattr(processor, "decompile"):
-        raise InputError(f"--style is not an option for {machine}")
     words = read_image(processor, read_input(binary), binary, fmt, byte_order)
     text = processor.disassemble(words, addresses=addresses, **({"style": style} if style else {}))
     for line in processor.disassembly_warnings(words):
@@ -168,8 +152,8 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
     write_output(output, text.encode("utf-8"))
 
 
-@main.command()
-@machine_option
+@main.command(cls=ProcessorCommand)
+@machine_option("decompile")
 @click.argument("binary")
 @click.option("-f", "--format", "fmt", default=None, type=click.Choice(("source", *ALL_FORMATS)),
               help="How BINARY is stored (default: source for assembly text, else detected).")
@@ -177,71 +161,56 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
 def decompile(machine: str, binary: str, fmt: str | None, output: str | None) -> None:
     """Decompile a shader program BINARY to GLSL 4.30 core."""
     processor = isas.get(machine)
-    if not hasattr(processor, "decompile"):
-        raise InputError(f"{machine} does not run shaders; nothing to decompile")
     image = load_program(processor, binary, fmt)
     write_output(output, processor.decompile(image).encode("utf-8"))
 
 
-# Which run options belong to which processors (an option given to another one is an error).
-RUN_OPTION_OWNERS = {
-    "model": ("tpp",), "rt": ("tpp",), "frame": ("tpp",), "divisor": ("tpp",), "scale": ("tpp",),
-    "scene": ("theia",), "obj": ("theia",), "camera": ("theia",), "window": ("theia",),
-    "resolution": ("theia",), "shader": ("theia",), "program_file": ("theia",), "registers": ("theia",),
-    "cores": ("theia",), "stats": ("theia",), "complete_isa": ("theia",), "budget": ("theia",),
-    "texture": ("theia", "rsx", "rsx-vp", "rsx-fp"),
-    "vp": ("rsx",), "fp": ("rsx",), "mesh": ("rsx", "rsx-vp"), "size": ("rsx",),
-    "fullscreen": ("rsx-fp",), "input": ("rsx-fp",), "const": ("rsx", "rsx-vp"),
-    "filter": ("rsx", "rsx-vp", "rsx-fp"), "wrap": ("rsx", "rsx-vp", "rsx-fp"),
-}
-
-
-@main.command()
-@machine_option
+@main.command(cls=ProcessorCommand)
+@machine_option("run")
 @rev_option
 @program_input
 @click.option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
-              help="TPP emulator: auto picks simple only where it is proven exact.")
-@click.option("--rt", type=click.IntRange(0, 63), default=None, help="TPP: render the first frame whose RT is this.")
-@click.option("--frame", type=click.IntRange(0, None), default=None, help="TPP: render this frame after reset.")
+              help="Emulator: auto picks simple only where it is proven exact.")
+@click.option("--rt", type=click.IntRange(0, 63), default=None, help="Render the first frame whose RT is this.")
+@click.option("--frame", type=click.IntRange(0, None), default=None, help="Render this frame after reset.")
 @click.option("--frames", type=click.IntRange(1, None), default=None, help="Render an animation of this many frames.")
 @click.option("--fps", type=click.FloatRange(0, 60, min_open=True), default=20.0, show_default=True,
               help="Playback rate of the animation (TPP: frames are taken in real chip time).")
-@click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="TPP: time divisor N.")
+@click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="Time divisor N.")
 @click.option("--scale", type=click.IntRange(1, 40), default=10, show_default=True,
-              help="TPP: pixels per dekapixel (10 = 640x480, 1 = the 64x48 logical picture).")
-@click.option("--scene", default=None, help="THEIA: scene folder (Params.mem, Vertex.mem, Textures.mem, Creg.mem).")
-@click.option("--obj", default=None, help="THEIA: build the scene from this Wavefront OBJ mesh.")
+              help="Pixels per dekapixel (10 = 640x480, 1 = the 64x48 logical picture).")
+@click.option("--scene", default=None, help="Scene folder (Params.mem, Vertex.mem, Textures.mem, Creg.mem).")
+@click.option("--obj", default=None, help="Build the scene from this Wavefront OBJ mesh.")
 @click.option("--texture", multiple=True,
               help="THEIA: texture image for --obj. RSX: UNIT=file.png, repeatable.")
-@click.option("--camera", default=None, help="THEIA: camera position x,y,z for --obj (default: framed).")
-@click.option("--window", default=None, help="THEIA: projection window xmin,ymin,xmax,ymax for --obj.")
-@click.option("--resolution", default=None, help="THEIA: image size WxH for --obj (default 128x128).")
-@click.option("--shader", default=None, help="THEIA: user program (.s) whose routines replace the defaults.")
-@click.option("--program", "program_file", default=None, help="THEIA: program for a bare run (with --registers).")
-@click.option("--registers", is_flag=True, help="THEIA: run --program on one lane, print the registers it wrote.")
+@click.option("--camera", default=None, help="Camera position x,y,z (default: the model framed from +z).")
+@click.option("--window", default=None, help="Projection window xmin,ymin,xmax,ymax for --obj.")
+@click.option("--resolution", default=None, help="Image size WxH for --obj (default 128x128).")
+@click.option("--shader", default=None, help="User program (.s) whose routines replace the defaults.")
+@click.option("--program", "program_file", default=None, help="Program for a bare run (with --registers).")
+@click.option("--registers", is_flag=True, help="Run --program on one lane, print the registers it wrote.")
 @click.option("--cores", type=click.IntRange(1, 4096), default=None,
-              help="THEIA: split the rows over this many cores (default: the scene's split).")
-@click.option("--stats", is_flag=True, help="THEIA: print per-core statistics.")
-@click.option("--complete-isa", is_flag=True, help="THEIA: execute INTP/XCHANGEY/XCHANGEZ/RESCALE as the manual documents.")
+              help="Split the rows over this many cores (default: the scene's split).")
+@click.option("--stats", is_flag=True, help="Print per-core statistics.")
+@click.option("--complete-isa", is_flag=True, help="Execute INTP/XCHANGEY/XCHANGEZ/RESCALE as the manual documents.")
 @click.option("--budget", type=click.IntRange(1, None), default=None,
-              help="THEIA: instruction groups a routine may run before it is stopped.")
-@click.option("--vp", default=None, help="RSX: vertex program (.vpo, assembly text, or raw/hex ucode).")
-@click.option("--fp", default=None, help="RSX: fragment program (.fpo, assembly text, or raw/hex ucode).")
-@click.option("--mesh", default=None, help="RSX: Wavefront OBJ mesh to draw (rsx) or whose vertices to run (rsx-vp).")
-@click.option("--size", default=None, help="RSX: picture size WxH (default 256x256).")
-@click.option("--fullscreen", default=None, help="RSX-FP: run over a full-screen quad of WxH pixels (default 64x64).")
-@click.option("--input", "input", multiple=True, help="RSX-FP: NAME=x,y,z,w overrides a fragment input, repeatable.")
+              help="Instruction groups a routine may run before it is stopped.")
+@click.option("--vp", default=None, help="Vertex program (.vpo, assembly text, or raw/hex ucode).")
+@click.option("--fp", default=None, help="Fragment program (.fpo, assembly text, or raw/hex ucode).")
+@click.option("--mesh", default=None, help="Wavefront OBJ mesh to draw (rsx) or whose vertices to run (rsx-vp).")
+@click.option("--size", default=None, help="Picture size WxH (default 256x256).")
+@click.option("--fullscreen", default=None, help="Run over a full-screen quad of WxH pixels (default 64x64).")
+@click.option("--input", "input", multiple=True, help="NAME=x,y,z,w overrides a fragment input, repeatable.")
 @click.option("--const", "const", multiple=True,
-              help="RSX: c[N]=x,y,z,w or NAME=x,y,z,w (16 numbers for a matrix), repeatable.")
+              help="c[N]=x,y,z,w or NAME=x,y,z,w (16 numbers for a matrix), repeatable.")
 @click.option("--filter", "filter", type=click.Choice(["linear", "nearest"]), default="linear", show_default=True,
-              help="RSX: texture filtering.")
+              help="Texture filtering.")
 @click.option("--wrap", type=click.Choice(["repeat", "clamp", "mirror"]), default="repeat", show_default=True,
-              help="RSX: texture wrap mode.")
-@click.option("--progress/--no-progress", default=True, help="Progress bar for animations and long renders.")
+              help="Texture wrap mode.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar for animations and long renders (default: only when stderr is a terminal).")
 @click.option("-o", "--output", default=None, help="Output .png, or .gif/.mp4 with --frames.")
-@click.pass_context
-def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_format: str | None, output: str | None,
+def run(machine: str, rev: str, program: str | None, input_format: str | None, output: str | None,
         **options) -> None:
     """Run a program and render a frame or an animation.
 
@@ -250,53 +219,23 @@ def run(ctx: click.Context, machine: str, rev: str, program: str | None, input_f
     THEIA: shaderkit run -m theia --scene DIR [--shader user.s] [--cores N] -o out.png
            shaderkit run -m theia --obj model.obj [--texture t.png] -o out.png
            shaderkit run -m theia --program prog.s --registers
-    RSX:   shaderkit run -m rsx --vp a.vpo --fp b.fpo --mesh m.obj [--texture 0=t.png] [--const c[4]=…] -o out.png
+    RSX:   shaderkit run -m rsx [--vp a.vpo] --fp b.fpo --mesh m.obj [--texture 0=t.png] -o out.png
            shaderkit run -m rsx-fp prog.bin --fullscreen 64x64 [--input TEX0=x,y,z,w] -o out.npy
            shaderkit run -m rsx-vp prog.bin --mesh m.obj -o outputs.npy
+    Add -m PROCESSOR to --help to see only that processor's options.
     """
-    given = {name for name in options if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
-    misplaced = sorted(name for name in given if machine.lower() not in RUN_OPTION_OWNERS.get(name, (machine.lower(),)))
-    if misplaced:
-        names = ", ".join("--" + name.replace("_file", "").replace("_", "-") for name in misplaced)
-        raise InputError(f"{names}: not an option for {machine}")
-    if machine.lower() == "theia":
-        if len(options["texture"]) > 1:
-            raise InputError("THEIA takes one --texture")
-        options["texture"] = options["texture"][0] if options["texture"] else None
-    if machine.lower() != "tpp":
-        processor = isas.get(machine, complete_isa=options["complete_isa"])
-        processor.run_command(program, output, options,
-                              load=lambda path: load_program(processor, path, input_format),
-                              echo=click.echo, warn=lambda text: click.echo(text, err=True))
-        return
-    if program is None:
-        raise InputError("give the program to run")
-    if output is None:
-        raise InputError("give the output file with -o")
-    processor = isas.get(machine, rev=rev)
-    image = load_program(processor, program, input_format)
-    rt, frame, frames, fps = options["rt"], options["frame"], options["frames"], options["fps"]
-    requests = sum(option is not None for option in (rt, frame, frames))
-    if requests > 1:
-        raise InputError("give only one of --rt, --frame and --frames")
-    movie = frames is not None
-    from .render import check_picture_suffix, save_animation, save_image
-    check_picture_suffix(output, movie)
-    session = processor.run_session(image, model=options["model"], divisor=options["divisor"])
-    for reason in session.notes:
-        click.echo(f"{program}: note: {reason}", err=True)
-    scale = options["scale"]
-    if movie:
-        save_animation(output, session.animation(frames, fps, scale), fps=fps, count=frames,
-                       progress=options["progress"])
-    elif frame is not None:
-        save_image(output, session.frame(frame, scale))
-    else:
-        save_image(output, session.frame_with_rt(1 if rt is None else rt, scale))
+    if options["progress"] is None:
+        options["progress"] = sys.stderr.isatty()
+    processor = isas.get(machine, rev=rev, complete_isa=options["complete_isa"])
+    summary = processor.run_command(program, output, options,
+                                    load=lambda path: load_program(processor, path, input_format),
+                                    echo=click.echo, warn=lambda text: click.echo(text, err=True))
+    if summary:
+        click.echo(summary, err=True)
 
 
-@main.command()
-@machine_option
+@main.command(cls=ProcessorCommand)
+@machine_option("flash")
 @rev_option
 @program_input
 @click.option("--port", default=None, help="Serial port (default: the first USB serial port).")
@@ -319,8 +258,8 @@ def flash(machine: str, rev: str, program: str | None, input_format: str | None,
         processor.send(data, port)
 
 
-@main.command()
-@machine_option
+@main.command(cls=ProcessorCommand)
+@machine_option("bench")
 @rev_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--seconds", type=click.FloatRange(0.1, 60), default=2.0, show_default=True,

@@ -101,7 +101,7 @@ def test_flash_divisor_only_and_output_file(tmp_path):
 
 
 BAD_INPUTS = [
-    (["asm", "-m", "tpp", "{missing}"], "cannot read"),
+    (["asm", "-m", "tpp", "{missing}"], "missing.s: no such file"),
     (["run", "-m", "tpp", "{bad_source}", "--rt", "1", "-o", "{out_png}"], "error: unknown instruction"),
     (["run", "-m", "tpp", "{good_source}", "--rt", "1", "-o", "{out_avi}"], "use .png"),
     (["run", "-m", "tpp", "{good_source}", "--frames", "3", "-o", "{out_png}"], "use .gif or .mp4"),

@@ -156,7 +156,7 @@ def test_bad_lines_name_file_and_line(tmp_path, body, line, fragment):
 
 
 def test_missing_file_and_file_without_faces(tmp_path):
-    with pytest.raises(InputError, match="absent.obj: file not found"):
+    with pytest.raises(InputError, match="absent.obj: no such file"):
         load_obj(tmp_path / "absent.obj")
     with pytest.raises(InputError, match="no faces"):
         load_obj(write(tmp_path, "v 0 0 0\nl 1 1\n"))

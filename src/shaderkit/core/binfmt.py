@@ -335,3 +335,19 @@ def detect_format(data: bytes, filename: str | None = None) -> str:
         except InputError:
             pass
     return "raw"
+
+
+def looks_like_text(data: bytes) -> bool:
+    """True when ``data`` reads as UTF-8 lines of text (assembly source, notes) rather than
+    binary words: no NUL and no control characters besides tab, CR and LF, and some letters.
+
+    Hex-word files are text too; call this only after they have been ruled out.
+    """
+    try:
+        text = bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if not text.strip():
+        return False
+    controls = sum(1 for char in text if ord(char) < 32 and char not in "\t\r\n")
+    return controls == 0 and any(char.isalpha() for char in text)

@@ -1,4 +1,5 @@
-"""Atomic output: a file is either written completely or not touched at all."""
+"""Files in and out: atomic output (a file is either written completely or not touched at all)
+and one way to read an input file, with one wording for its failures."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from .diagnostics import InputError
 
 
 @contextlib.contextmanager
@@ -40,3 +43,19 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
 
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def read_file_bytes(path: str | os.PathLike) -> bytes:
+    """The bytes of an input file; every failure is one :class:`InputError` in the project's wording.
+
+    The wording is the same for programs, scenes, meshes and textures: ``PATH: no such file``,
+    ``PATH: is a directory, not a file`` or ``PATH: cannot read (reason)``.
+    """
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{os.fspath(path)}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{os.fspath(path)}: is a directory, not a file") from None
+    except OSError as error:
+        raise InputError(f"{os.fspath(path)}: cannot read ({error.strerror or error})") from None

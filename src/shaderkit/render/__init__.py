@@ -7,6 +7,8 @@ from shaderkit.render.images import (
     save_animation,
     save_image,
     scale_nearest,
+    written_summary,
 )
 
-__all__ = ["check_picture_suffix", "colours6_to_rgb", "palette_rgb6", "save_animation", "save_image", "scale_nearest"]
+__all__ = ["check_picture_suffix", "colours6_to_rgb", "palette_rgb6", "save_animation", "save_image", "scale_nearest",
+           "written_summary"]

@@ -234,3 +234,14 @@ def colours6_to_rgb(colours: np.ndarray) -> np.ndarray:
     if colours.size and (colours.min() < 0 or colours.max() > 63):
         raise InputError(f"6-bit colours must be 0..63, got values {colours.min()}..{colours.max()}")
     return _PALETTE_RGB6[colours]
+
+
+def written_summary(path: str | os.PathLike, width: int, height: int, *, frames: int | None = None,
+                    fps: float | None = None, detail: str = "") -> str:
+    """The one line ``run`` prints after writing an output, e.g.
+    ``wrote frame.png (640×480, simple model)`` or ``wrote a.gif (24 frames at 12 fps, 320×240)``."""
+    parts = [f"{frames} frames at {fps:g} fps"] if frames is not None else []
+    parts.append(f"{width}×{height}")
+    if detail:
+        parts.append(detail)
+    return f"wrote {os.fspath(path)} ({', '.join(parts)})"

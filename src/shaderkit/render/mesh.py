@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from shaderkit.core.diagnostics import InputError
+from shaderkit.core.fileio import read_file_bytes
 
 __all__ = ["Mesh", "MeshVertices", "load_obj"]
 
@@ -103,12 +104,7 @@ class Mesh:
 def load_obj(path: str | Path) -> Mesh:
     """Read a Wavefront OBJ file (see the module docstring for what is accepted)."""
     path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror or error})") from None
+    text = read_file_bytes(path).decode("utf-8", errors="replace")
     return _ObjReader(path).read(text)
 
 

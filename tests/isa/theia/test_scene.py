@@ -293,7 +293,7 @@ def test_scene_directory_missing(tmp_path):
 def test_missing_file(broken, name):
     (broken / name).unlink()
     message = _load_error(broken)
-    assert name in message and "file not found" in message
+    assert name in message and "no such file" in message
 
 
 def test_missing_texture_allowed_only_without_texture_bit(broken):

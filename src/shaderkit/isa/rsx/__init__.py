@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shaderkit.core.diagnostics import InputError
+from shaderkit.core.fileio import read_file_bytes
 
 from . import image as images
 from .container import ProgramKind
@@ -81,10 +82,7 @@ class Rsx:
 
     def load_file(self, path: str, kind: ProgramKind) -> images.RsxImage:
         """Any program file of the given kind: assembly text, container, hex words or raw ucode."""
-        try:
-            data = Path(path).read_bytes()
-        except OSError as error:
-            raise InputError(f"cannot read '{path}': {error.strerror or error}") from None
+        data = read_file_bytes(path)
         if data.lstrip().startswith(b"!!") or path.lower().endswith(SOURCE_SUFFIXES[:2]):
             try:
                 text = data.decode("utf-8")
@@ -145,9 +143,9 @@ class Rsx:
 
     # -- running ---------------------------------------------------------------------------
 
-    def run_command(self, program, output, options, **callbacks) -> None:
+    def run_command(self, program, output, options, **callbacks) -> str | None:
         from .command import run_command
-        run_command(self, program, output, options, **callbacks)
+        return run_command(self, program, output, options, **callbacks)
 
     def benchmark(self, seconds: float = 2.0):
         from .bench import run_benchmark

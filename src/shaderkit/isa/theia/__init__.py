@@ -161,9 +161,9 @@ class Theia(DescribedIsa):
                              "or read an Instructions.mem)")
         return TheiaMachine(image, complete_isa=self.complete_isa, **options)
 
-    def run_command(self, program, output, options, **callbacks) -> None:
+    def run_command(self, program, output, options, **callbacks) -> str | None:
         from .command import run_command
-        run_command(self, program, output, options, **callbacks)
+        return run_command(self, program, output, options, **callbacks)
 
     def benchmark(self, seconds: float = 2.0):
         from .bench import run_benchmark

@@ -17,6 +17,9 @@ DEFAULT_OBJ_RESOLUTION = (128, 128)
 
 def build_scene(options: dict):
     from .scene import load_scene, scene_from_obj
+    if len(options["texture"]) > 1:
+        raise InputError("THEIA takes one --texture")
+    options = {**options, "texture": options["texture"][0] if options["texture"] else None}
     if options["scene"] and options["obj"]:
         raise InputError("give either --scene or --obj, not both")
     if options["scene"]:
@@ -35,7 +38,8 @@ def build_scene(options: dict):
 
 
 def run_command(processor, program: str | None, output: str | None, options: dict, *,
-                load: Callable[[str], list[int]], echo: Callable[[str], None], warn: Callable[[str], None]) -> None:
+                load: Callable[[str], list[int]], echo: Callable[[str], None], warn: Callable[[str], None]) -> str | None:
+    """Run as the options say; return the one-line summary of the file written (None for a bare run)."""
     budget = {"budget": options["budget"]} if options["budget"] else {}
     if options["registers"] or options["program_file"]:
         if not (options["registers"] and options["program_file"]):
@@ -47,14 +51,14 @@ def run_command(processor, program: str | None, output: str | None, options: dic
             warn(f"{options['program_file']}: note: {note}")
         for address, row in machine.run_bare().items():
             echo(f"{address_name(address)} " + " ".join(f"{int(word):08x}" for word in row))
-        return
+        return None
     if program and options["shader"]:
         raise InputError("give the user program either as an argument or with --shader")
     shader = options["shader"] or program
     if output is None:
         raise InputError("give the output picture with -o")
     movie = options["frames"] is not None
-    from ...render import check_picture_suffix, save_animation, save_image
+    from ...render import check_picture_suffix, save_animation, save_image, written_summary
     check_picture_suffix(output, movie)
     scene = build_scene(options)
     machine = processor.machine(load(shader) if shader else None, **budget)
@@ -64,10 +68,13 @@ def run_command(processor, program: str | None, output: str | None, options: dic
         renders = (machine.render(scene, options["cores"], time=index / fps) for index in range(count))
         save_animation(output, (render.image for render in renders), fps=fps, count=count,
                        progress=options["progress"])
-        return
+        return written_summary(output, scene.width, scene.height, frames=count, fps=fps,
+                               detail=f"{scene.triangle_count} triangles")
     render = machine.render(scene, options["cores"])
     for note in render.notes:
         warn(f"{source}: note: {note}")
     if options["stats"] or options["cores"]:
         warn(render.statistics_table())
     save_image(output, render.image)
+    height, width = render.image.shape[:2]
+    return written_summary(output, width, height, detail=f"{scene.triangle_count} triangles")

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.diagnostics import InputError
-from ...core.fileio import write_text_atomic
+from ...core.fileio import read_file_bytes, write_text_atomic
 from ...render.mesh import load_obj
 from .fixedpoint import ONE, SCALE, from_fixed, to_fixed
 
@@ -148,12 +148,7 @@ def read_mem_words(text: str, source: str) -> np.ndarray:
 
 
 def _read_mem_file(path: Path) -> np.ndarray:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot read ({error.strerror or error})") from None
+    data = read_file_bytes(path)
     return read_mem_words(data.decode("utf-8", errors="replace"), str(path))
 
 
@@ -186,7 +181,7 @@ def load_scene(directory: str | Path) -> Scene:
         texture = _parse_texture(texture_words, texture_path, config, folder / PARAMS_FILE, layout, notes)
     elif control & CONTROL_TEXTURE_BIT:
         raise InputError(
-            f"{texture_path}: file not found, but {CONTROL_FILE} enables texturing (bit 1 of {control:#x})"
+            f"{texture_path}: no such file, but {CONTROL_FILE} enables texturing (bit 1 of {control:#x})"
         )
     return Scene(config, cores, lights, vertex_memory, texture, control, layout, notes)
 
@@ -502,7 +497,7 @@ def _load_texture(path: Path, texture_size: int | None, notes: list[str]) -> np.
         with Image.open(path) as opened:
             image = opened.convert("RGB")
     except FileNotFoundError:
-        raise InputError(f"{path}: file not found") from None
+        raise InputError(f"{path}: no such file") from None
     except (UnidentifiedImageError, OSError, ValueError) as error:
         raise InputError(f"{path}: cannot read the image ({error})") from None
     width, height = image.size

@@ -133,6 +133,10 @@ class TinyPixelProcessor(DescribedIsa):
         from .machine import RunSession
         return RunSession(check_image(image), self.rev, model, divisor)
 
+    def run_command(self, program, output, options, **callbacks) -> str:
+        from .command import run_command
+        return run_command(self, program, output, options, **callbacks)
+
     def benchmark(self, seconds: float = 2.0):
         from .bench import run_benchmark
         return run_benchmark(self.rev, seconds)

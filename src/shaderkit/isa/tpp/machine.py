@@ -69,6 +69,10 @@ class RunSession:
     def _uses_simple(self, frame: int) -> bool:
         return self._simple is not None and not (self.requested == "auto" and frame == 0)
 
+    def model_for_frame(self, frame: int | None) -> str:
+        """The model that renders ``frame`` after reset (None: a frame chosen by RT)."""
+        return "simple" if self._simple is not None and (frame is None or self._uses_simple(frame)) else "exact"
+
     def frame_colours(self, frame: int) -> np.ndarray:
         """(480, 640) 6-bit colours of frame ``frame`` after reset."""
         return next(self.frames_colours([frame]))

@@ -1,0 +1,137 @@
+"""Click machinery behind the ``shaderkit`` command: one-line errors and per-processor options.
+
+* :class:`ShaderkitGroup` turns every error into one line on stderr with exit code 2:
+  the project's own errors, and click's usage errors (click prints four lines by default).
+* :class:`ProcessorCommand` is a command that takes ``-m PROCESSOR``. Options that only some
+  processors take (the registry in :mod:`shaderkit.isa` says which) are refused for the others,
+  and ``COMMAND -m X --help`` lists only the options X takes.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import isa as isas
+from .core.diagnostics import EXIT_BAD_INPUT, InputError, ShaderkitError
+from .core.suggest import did_you_mean
+
+MACHINE_FLAGS = ("-m", "--machine")
+
+
+class ShaderkitGroup(click.Group):
+    """Turns the project's errors and click's usage errors into one line and exit code 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ShaderkitError as error:
+            click.echo(error.render(), err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:
+            sys.stderr.close()
+            ctx.exit(0)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as error:
+            command = error.ctx.command_path if error.ctx is not None else (prog_name or "shaderkit")
+            click.echo(f"{command}: error: {one_line(error.format_message())} (see '{command} --help')", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except click.ClickException as error:
+            click.echo(f"shaderkit: error: {one_line(error.format_message())}", err=True)
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("shaderkit: aborted", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class ProcessorChoice(click.Choice):
+    """The processors that offer one command; any other name is refused saying which do."""
+
+    def __init__(self, command: str):
+        super().__init__(isas.names(command), case_sensitive=False)
+        self.command = command
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.lower() in isas.REGISTRY and value.lower() not in self.choices:
+            self.fail(f"{value} has no {self.command} command (processors with {self.command}: "
+                      f"{', '.join(self.choices)})", param, ctx)
+        if isinstance(value, str) and value.lower() not in isas.REGISTRY:
+            self.fail(f"unknown processor '{value}'{did_you_mean(value, isas.REGISTRY)} "
+                      f"(known: {', '.join(self.choices)})", param, ctx)
+        return super().convert(value, param, ctx).lower()
+
+
+def machine_option(command: str):
+    """``-m/--machine``, offering only the processors that have ``command``."""
+    return click.option(*MACHINE_FLAGS, "machine", required=True, metavar="PROCESSOR",
+                        type=ProcessorChoice(command), help=f"Processor: {', '.join(isas.names(command))}.")
+
+
+def _machine_in(args: list[str]) -> str | None:
+    """The processor named by ``-m X``, ``-mX``, ``--machine X`` or ``--machine=X`` in raw arguments."""
+    for index, arg in enumerate(args):
+        if arg in MACHINE_FLAGS and index + 1 < len(args):
+            return args[index + 1].lower()
+        if arg.startswith("--machine="):
+            return arg.split("=", 1)[1].lower()
+        if arg.startswith("-m") and not arg.startswith("--") and len(arg) > 2:
+            return arg[2:].lower()
+    return None
+
+
+def option_flag(name: str) -> str:
+    """The command-line spelling of an option's parameter name."""
+    return "--" + name.removesuffix("_file").replace("_", "-")
+
+
+class ProcessorCommand(click.Command):
+    """A command taking ``-m PROCESSOR`` whose processor-specific options are checked and filtered."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["shaderkit.machine"] = _machine_in(args)
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help for one processor shows only the options it takes; help for all of them says
+        # which processors take each processor-specific option.
+        machine = ctx.meta.get("shaderkit.machine")
+        records = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None or not isinstance(param, click.Option):
+                continue
+            owners = isas.option_owners(param.name or "")
+            if machine in isas.REGISTRY:
+                if owners and machine not in owners:
+                    continue
+            elif owners:
+                record = (record[0], f"[{', '.join(owners)}] {record[1]}")
+            records.append(record)
+        if records:
+            with formatter.section("Options"):
+                formatter.write_dl(records)
+
+    def invoke(self, ctx: click.Context):
+        machine = (ctx.params.get("machine") or "").lower()
+        misplaced = sorted(name for name in ctx.params
+                           if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+                           and not _takes(machine, name))
+        if misplaced:
+            flags = ", ".join(option_flag(name) for name in misplaced)
+            takers = sorted({owner for name in misplaced for owner in isas.option_owners(name)})
+            raise InputError(f"{flags}: not an option for {machine} (only for {', '.join(takers)})")
+        return super().invoke(ctx)
+
+
+def _takes(machine: str, name: str | None) -> bool:
+    owners = isas.option_owners(name or "")
+    return not owners or machine in owners
