@@ -169,6 +169,11 @@ class Theia(DescribedIsa):
         from .bench import run_benchmark
         return run_benchmark(seconds)
 
+    def documentation(self):
+        """The reference manual (``docs/theia.md``, ``shaderkit doc -m theia``)."""
+        from .docs import documentation
+        return documentation()
+
 
 def make_isa(complete_isa: bool = False, **_ignored) -> Theia:
     return Theia(complete_isa)

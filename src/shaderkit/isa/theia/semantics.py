@@ -60,18 +60,31 @@ def low_word(wide: np.ndarray) -> np.ndarray:
 
 
 def i_ADD(a: Row, b: Row) -> Row:
+    """A + B per lane. The 64-bit sum's sign is spliced onto its low 31 bits, so an overflow neither
+    wraps nor saturates (0x7FFFFFFF + 1 gives 0).
+    """
     return fixedpoint.add(a, b)
 
 
 def i_SUB(a: Row, b: Row) -> Row:
+    """A − B per lane, with the same sign splice as ADD."""
     return fixedpoint.sub(a, b)
 
 
 def i_DIV(a: Row, b: Row) -> Row:
+    """A / B per lane in fixed point, truncated toward zero. Division by zero gives ±0x0FFFFFFF (about
+    ±2048.0, the sign of A); quotients of 16384.0 or more wrap.
+    """
     return fixedpoint.divide(a, b)
 
 
 def i_MUL(a: Row, b: Row) -> Row:
+    """A · B per lane in fixed point (the product shifted right by 17, truncated toward zero), keeping
+    the low 32 bits.
+
+    Exact while |A| ≤ 0x55555555 (about 10922.67); beyond that the hardware's 32-bit partial
+    products drop carries, so MUL A B and MUL B A may differ.
+    """
     return low_word(fixedpoint.multiply(a, b))
 
 
@@ -83,14 +96,17 @@ def i_MAG(a: Row, b: Row) -> Row:
 
 
 def i_COPY(a: Row, b: Row) -> Row:
+    """A, all three lanes."""
     return np.array(a, dtype=np.uint32)
 
 
 def i_INC(a: Row, b: Row) -> Row:
+    """A + 1.0 in every lane."""
     return fixedpoint.add(a, np.uint32(ONE))
 
 
 def i_ZERO(a: Row, b: Row) -> Row:
+    """(0, 0, 0); reads nothing."""
     return np.zeros(a.shape, dtype=np.uint32)
 
 
@@ -123,14 +139,17 @@ def i_FRAC(a: Row, b: Row) -> Row:
 
 
 def i_NEG(a: Row, b: Row) -> Row:
+    """−A per lane (two's complement; the most negative word stays as it is)."""
     return np.negative(a)
 
 
 def i_DEC(a: Row, b: Row) -> Row:
+    """A − 1.0 in every lane."""
     return fixedpoint.sub(a, np.uint32(ONE))
 
 
 def i_XCHANGEX(a: Row, b: Row) -> Row:
+    """(B.x, A.y, A.z): A with its X lane taken from B."""
     return row(b[0], a[1], a[2])
 
 
@@ -145,18 +164,21 @@ def i_UNSCALE(a: Row, b: Row) -> Row:
 
 
 def i_INCX(a: Row, b: Row) -> Row:
+    """A with 1.0 added to the X lane only."""
     result = np.array(a, dtype=np.uint32)
     result[0] = fixedpoint.add(a[0], np.uint32(ONE))
     return result
 
 
 def i_INCY(a: Row, b: Row) -> Row:
+    """A with 1.0 added to the Y lane only."""
     result = np.array(a, dtype=np.uint32)
     result[1] = fixedpoint.add(a[1], np.uint32(ONE))
     return result
 
 
 def i_INCZ(a: Row, b: Row) -> Row:
+    """A with 1.0 added to the Z lane only."""
     result = np.array(a, dtype=np.uint32)
     result[2] = fixedpoint.add(a[2], np.uint32(ONE))
     return result
@@ -168,19 +190,26 @@ def i_RETURN(a: Row, b: Row) -> Row:
 
 
 def i_SETX(a: Row, b: Row) -> Row:
+    """(IMM, old.y, old.z): the X lane of DST becomes the immediate, Y and Z keep their values."""
     return row(a[0], b[1], b[2])
 
 
 def i_SETY(a: Row, b: Row) -> Row:
+    """(old.x, IMM, old.z): the Y lane of DST becomes the immediate."""
     return row(b[0], a[0], b[2])
 
 
 def i_SETZ(a: Row, b: Row) -> Row:
+    """(old.x, old.y, IMM): the Z lane of DST becomes the immediate."""
     return row(b[0], b[1], a[0])
 
 
 def i_SWIZZLE3D(a: Row, b: Row) -> Row:
-    """Permute the old DST (B) by the code in IMM (A.x), per lane; see ``SWIZZLE_SOURCE_LANES``."""
+    """The old DST (B) with its lanes permuted by the swizzle code in IMM (A.x).
+
+    V1 implements only SWIZZLE_XXX, SWIZZLE_YYY, SWIZZLE_ZZZ and SWIZZLE_YXZ; every other code gives
+    (0, 0, 0). See ``SWIZZLE_SOURCE_LANES``.
+    """
     codes = np.minimum(a[0], np.uint32(LAST_SWIZZLE_CODE))
     code = codes.max(initial=0)
     # One instruction's IMM is the same in every lane: then a single row gather will do.

@@ -155,6 +155,13 @@ class TinyPixelProcessor(DescribedIsa):
     def send(self, data: bytes, port: str | None = None) -> None:
         uart.send(data, port)
 
+    # -- documentation --------------------------------------------------------------------
+
+    def documentation(self):
+        """The reference manual (``docs/tpp.md``, ``shaderkit doc -m tpp``)."""
+        from .docs import documentation
+        return documentation()
+
 
 def check_image(image: Sequence[int]) -> list[int]:
     words = [int(w) for w in image]

@@ -52,69 +52,97 @@ class Target(IntEnum):
 
 
 def i_SET(a, b, imm, rx, ry):
+    """rd ← the immediate (0–63)."""
     return imm
 
 
 def i_MOV(a, b, imm, rx, ry):
+    """rd ← rs."""
     return b
 
 
 def i_ADD(a, b, imm, rx, ry):
+    """rd ← (rd + rs) mod 64. No carry is kept anywhere."""
     return (a + b) & VALUE_MASK
 
 
 def i_SUB(a, b, imm, rx, ry):
+    """rd ← (rd − rs) mod 64, so 0 − 1 gives 63."""
     return (a - b) & VALUE_MASK
 
 
 def i_SL(a, b, imm, rx, ry):
+    """rd ← (rd << imm) mod 64: a left shift that drops the bits above bit 5; a shift by 6 or more gives 0."""
     # Shifting by 6 or more clears all six bits; keep the shift in range for NumPy.
     return np.where(imm >= 6, 0, (a << np.minimum(imm, 6)) & VALUE_MASK)
 
 
 def i_SR(a, b, imm, rx, ry):
+    """rd ← rd >> imm, filling with zeros; a shift by 6 or more gives 0."""
     return np.where(imm >= 6, 0, a >> np.minimum(imm, 6))
 
 
 def i_AND(a, b, imm, rx, ry):
+    """rd ← rd AND rs, bit by bit."""
     return a & b
 
 
 def i_NAND(a, b, imm, rx, ry):
+    """rd ← NOT (rd AND rs) on six bits."""
     return ~(a & b) & VALUE_MASK
 
 
 def i_OR(a, b, imm, rx, ry):
+    """rd ← rd OR rs, bit by bit."""
     return a | b
 
 
 def i_NOR(a, b, imm, rx, ry):
+    """rd ← NOT (rd OR rs) on six bits; `NOR R0 R0` inverts R0."""
     return ~(a | b) & VALUE_MASK
 
 
 def i_XOR(a, b, imm, rx, ry):
+    """rd ← rd XOR rs, bit by bit."""
     return a ^ b
 
 
 def i_SIN(a, b, imm, rx, ry):
+    """rd ← a half sine wave looked up with the low five bits of rs.
+
+    Values 0–15 climb 0, 6, 12, 18, 24, 30, 35, 40, 45, 49, 53, 56, 59, 61, 62, 63; values 16–31 come back down in mirror order; bit 5 of rs is ignored, so the wave repeats every 32."""
     return SINE_PERIOD[b & 31]  # bit 5 is ignored: period 32
 
 
 def i_RAMP(a, b, imm, rx, ry):
+    """rd ← a triangle wave of rs: 4·(rs mod 16) going up for rs mod 32 below 16, the same steps coming down for 16–31 (bit 5 of rs is ignored, period 32)."""
     return RAMP_PERIOD[b & 31]
 
 
 def i_SAW(a, b, imm, rx, ry):
+    """rd ← a sawtooth of rs: 4·(rs mod 16), i.e. 0, 4, …, 60 and back to 0 (period 16)."""
     return RAMP_QUARTER[b & 15]
 
 
 def i_COMP(a, b, imm, rx, ry):
+    """Compare ra with rs as unsigned numbers and set the flag: EQ when equal, LT when ra is smaller, GT when ra is larger. Writes no register."""
     # Unsigned compare of the first operand (bits 10–8) with the second (bits 7–5).
     return np.where(a == b, Flag.EQ, np.where(a < b, Flag.LT, Flag.GT))
 
 
 def rom_op(mnemonic: str):
     def i_ROM(a, b, imm, rx, ry):
+        """rd ← the colour of this instruction's ROM picture at dekapixel (RX, RY).
+
+        Rev B only: rev A executes the opcode as NOP. The picture is read at the live RX
+        and RY, so slot 18 already sees the next column.
+
+        Ink is black, background white (63), with two exceptions: FH draws its ink red (48)
+        in rows RY < 27, and FlagP paints its background grey (42) for 9 < RY < 30 and
+        16 < RX < 53. The pictures: FH the "fh" logo with "OBERÖSTERREICH / HAGENBERG", HSD
+        an "hsd" logo in an ellipse, TT the Tiny Tapeout logo, Credits the team's names,
+        FlagP a flag on a pole, ESE a chip outline reading "HSD ESD".
+        """
         return rom_colour_table(mnemonic)[ry & VALUE_MASK, rx & VALUE_MASK]
 
     i_ROM.__name__ = f"i_{mnemonic}"
