@@ -133,7 +133,7 @@ def test_decompile_writes_glsl_that_glslang_accepts(tmp_path):
     (("run", "-m", "rsx-fp", GOLDEN / "asm" / "fp_kil.fpo.bin", "--mesh", "m.obj", "-o", "x.npy"),
      "--mesh: not an option for rsx-fp"),
     (("run", "-m", "rsx", "--vp", EXAMPLES / "gouraud.vp", "--fp", EXAMPLES / "gouraud.fp", "-o", "x.png"),
-     "needs --vp PROGRAM, --fp PROGRAM and --mesh"),
+     "needs --fp PROGRAM and --mesh model.obj"),
     (("run", "-m", "rsx-vp", EXAMPLES / "gouraud.vp", "--mesh", CUBE, "--const", "c[999]=1,2,3,4", "-o", "x.npy"),
      "outside the constant memory"),
     (("run", "-m", "rsx-fp", GOLDEN / "asm" / "fp_tex2d.fpo.bin", "--texture", "0=missing.png", "-o", "x.npy"),

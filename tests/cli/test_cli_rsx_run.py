@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 from PIL import Image
 
@@ -47,3 +48,67 @@ def test_const_sets_an_undeclared_vertex_constant(tmp_path):
         assert result.exit_code == 0, result.output
         pictures.append(picture(output).any(axis=2).sum())
     assert 0 < pictures[0] < pictures[1]  # the constants reached the program: a bigger scale covers more
+
+
+# --------------------------------------------------------------------------- the built-in vertex program
+
+BRICKS = ROOT / "examples" / "theia" / "textures" / "bricks.png"
+CUBE = ROOT / "examples" / "theia" / "models" / "cube.obj"
+
+
+def render(tmp_path, *arguments, name="out.png"):
+    output = tmp_path / name
+    result = invoke("run", "-m", "rsx", *arguments, "-o", output)
+    assert result.exit_code == 0, result.output
+    return output, result
+
+
+def coverage(rgb: np.ndarray) -> np.ndarray:
+    return rgb.any(axis=2)  # the clear colour is black; every example lights the model above black
+
+
+@pytest.mark.parametrize("fragment", sorted(EXAMPLES.glob("*.fp")), ids=lambda path: path.stem)
+def test_every_example_renders_framed_with_the_builtin_vertex_program(tmp_path, fragment):
+    output, _ = render(tmp_path, "--fp", fragment, "--mesh", TORUS, "--texture", f"0={BRICKS}")
+    covered = coverage(picture(output))
+    height, width = covered.shape
+    assert 0.2 < covered.mean() < 0.7
+    rows, columns = np.nonzero(covered)
+    assert abs(columns.mean() / width - 0.5) < 0.1 and abs(rows.mean() / height - 0.5) < 0.1
+    # the whole model is in view: nothing touches the border
+    assert 0 < columns.min() and columns.max() < width - 1 and 0 < rows.min() and rows.max() < height - 1
+
+
+def test_camera_moves_the_eye(tmp_path):
+    framed, _ = render(tmp_path, "--fp", EXAMPLES / "phong.fp", "--mesh", TORUS, name="framed.png")
+    far, _ = render(tmp_path, "--fp", EXAMPLES / "phong.fp", "--mesh", TORUS, "--camera", "0,0,12", name="far.png")
+    above, _ = render(tmp_path, "--fp", EXAMPLES / "phong.fp", "--mesh", TORUS, "--camera", "0,3,0.01",
+                      name="above.png")
+    framed_cover, far_cover, above_cover = (coverage(picture(path)) for path in (framed, far, above))
+    assert far_cover.sum() < framed_cover.sum() / 4  # three to four times as far: far smaller
+    # from straight above, the ring is round: its covered extent is as tall as it is wide
+    rows, columns = np.nonzero(above_cover)
+    assert abs((rows.max() - rows.min()) - (columns.max() - columns.min())) <= 2
+    rows, columns = np.nonzero(framed_cover)
+    assert (rows.max() - rows.min()) < 0.8 * (columns.max() - columns.min())  # seen from the side: flatter
+
+
+def test_vp_still_draws_the_given_pair(tmp_path):
+    """With --vp the picture is exactly what the pipeline draws with the program's own constants."""
+    import shaderkit.isa as isas
+    from shaderkit.isa.rsx.container import ProgramKind
+    from shaderkit.isa.rsx.pipeline import draw, to_picture
+    from shaderkit.render.mesh import load_obj
+    output, _ = render(tmp_path, "--vp", EXAMPLES / "holes.vp", "--fp", EXAMPLES / "holes.fp", "--mesh", TORUS)
+    processor = isas.get("rsx")
+    vertex = processor.load_file(str(EXAMPLES / "holes.vp"), ProgramKind.VERTEX)
+    fragment = processor.load_file(str(EXAMPLES / "holes.fp"), ProgramKind.FRAGMENT)
+    expected = to_picture(draw(vertex.program, fragment.program, load_obj(TORUS), width=256, height=256,
+                               constants=vertex.constant_memory()))
+    assert np.array_equal(picture(output), expected)
+
+
+def test_camera_with_a_vertex_program_is_refused(tmp_path):
+    result = invoke("run", "-m", "rsx", "--vp", EXAMPLES / "gouraud.vp", "--fp", EXAMPLES / "gouraud.fp",
+                    "--mesh", TORUS, "--camera", "0,0,5", "-o", tmp_path / "x.png")
+    assert result.exit_code == 2 and "--camera" in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -1,7 +1,18 @@
-"""``shaderkit run -m rsx | rsx-fp | rsx-vp``: programs to pictures and arrays.
+"""``shaderkit run -m rsx | rsx-fp | rsx-vp``: programs to pictures, animations and arrays.
 
 * ``-m rsx --vp a.vpo --fp b.fpo --mesh model.obj -o out.png``: the small pipeline of
   :mod:`.pipeline` (vertex program, clipping, rasterisation, fragment program, depth test);
+  without ``--vp`` the built-in vertex program (``builtin/preview.vp``, :mod:`.preview`) frames
+  the model: centred and scaled into view, seen from the +z side, above and to the right, or
+  from ``--camera x,y,z`` (normalised world: the model fills the unit sphere around the
+  origin). It hands the fragment program COL0 = the vertex colour lit by a Lambert term (back
+  faces lit from behind), TEX0 = the mesh's (u, v, 0, 1), TEX1 = the unit eye-space normal,
+  TEX2 = the eye-space position (the eye at the origin) and TEX3 = the normalised model
+  position. ``--frames N --fps F`` writes a ``.gif``/``.mp4`` instead (the built-in program
+  turns the model once about y over the animation). Time: every frame gives the programs
+  ``(t, sin t, cos t, frame)``, t = frame / F seconds, in the vertex constant c[467] and in any
+  uniform named ``time`` of either program (a fragment program declares
+  ``#var float4 time :  : c[N] : -1 : 1`` and reads c[N]); :mod:`.uniforms` has the details;
 * ``-m rsx-fp prog.bin --fullscreen 64x64 -o out.npy``: a fragment program alone over a
   full-screen quad with the input definition of the emulation goldens; ``.npy`` holds float32
   RGBA ``[y][x]`` with row 0 at the bottom and killed pixels set to the sentinel, ``.png`` is a
@@ -10,13 +21,15 @@
   vertices; the ``.npy`` holds its outputs as float32 ``[vertex][o index][lane]``.
 
 Options shared by all: ``--texture UNIT=file.png`` (repeatable), ``--filter``, ``--wrap``,
-``--const c[N]=x,y,z,w`` or ``--const NAME=…`` (a uniform named by the program's ``#var`` lines
-or container; 16 numbers fill a matrix's four rows), ``--input NAME=x,y,z,w`` (fragment inputs).
+``--const c[N]=x,y,z,w`` (any vertex constant register, declared or not) or ``--const NAME=…``
+(a uniform named by either program's ``#var`` lines or container; 16 numbers fill a vertex
+matrix's four rows; a fragment uniform takes 4), ``--input NAME=x,y,z,w`` (fragment inputs).
+A referenced uniform that nothing gives a value reads 0 and is reported through ``warn``.
+:func:`run_command` returns the one line the CLI prints on success (what it wrote).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,44 +40,12 @@ from shaderkit.core.fileio import write_bytes_atomic
 from shaderkit.core.options import parse_numbers, parse_size
 
 from .container import ProgramKind
-from .image import VP_CONSTANT_RESOURCE, RsxImage
+from .image import RsxImage
+from .uniforms import (check_settings, fill_vertex_constants, fragment_with_values, parse_constant_settings,
+                       unset_uniforms)
 
 DEFAULT_FULLSCREEN = (64, 64)
 DEFAULT_PIPELINE_SIZE = (256, 256)
-_CONSTANT_INDEX = re.compile(r"^\s*c\s*\[\s*(\d+)\s*\]\s*$")
-
-
-def _numbers(text: str, option: str) -> tuple[float, ...]:
-    count = len([part for part in text.replace(",", " ").split() if part])
-    if count not in (1, 2, 3, 4, 16):
-        raise InputError(f"{option} needs 4 numbers (or 16 for a matrix), not '{text}'")
-    values = parse_numbers(text, count, option)
-    return values + (0.0, 0.0, 0.0, 1.0)[count:] if count < 4 else values
-
-
-def apply_constants(memory: np.ndarray, settings: tuple[str, ...], image: RsxImage | None) -> None:
-    """``--const c[N]=…`` / ``--const NAME=…`` into a (468, 4) constant memory."""
-    names = {}
-    if image is not None and image.parameters:
-        for parameter in image.parameters:
-            if parameter.resource == VP_CONSTANT_RESOURCE and parameter.resource_index >= 0:
-                names.setdefault(parameter.name, parameter.resource_index)
-    for setting in settings:
-        target, equals, values_text = setting.partition("=")
-        if not equals:
-            raise InputError(f"--const needs c[N]=x,y,z,w or NAME=x,y,z,w, not '{setting}'")
-        match = _CONSTANT_INDEX.match(target)
-        if match:
-            index = int(match.group(1))
-        elif target.strip() in names:
-            index = names[target.strip()]
-        else:
-            known = ", ".join(sorted(names)) or "none: use c[N]"
-            raise InputError(f"--const: unknown constant '{target}' (named constants: {known})")
-        values = np.array(_numbers(values_text, "--const"), dtype=np.float32).reshape(-1, 4)
-        if not 0 <= index <= memory.shape[0] - len(values):
-            raise InputError(f"--const: c[{index}] is outside the constant memory c[0..{memory.shape[0] - 1}]")
-        memory[index: index + len(values)] = values
 
 
 def parse_textures(settings: tuple[str, ...], filter_mode: str, wrap: str, base: Path | None = None) -> dict:
@@ -134,21 +115,24 @@ def _refuse(options: dict, names: tuple[str, ...], why: str) -> None:
 
 def run_command(processor, program: str | None, output: str | None, options: dict, *,
                 load: Callable[[str], RsxImage], echo: Callable[[str], None],
-                warn: Callable[[str], None]) -> None:
+                warn: Callable[[str], None]) -> str:
+    """Run as the options say, write the output, and return one line saying what was written."""
     if processor.kind is ProgramKind.FRAGMENT:
-        _refuse(options, ("vp", "fp", "mesh", "size"), "is not an option for rsx-fp (it runs one program)")
+        _refuse(options, ("vp", "fp", "mesh", "size", "frames"),
+                "is not an option for rsx-fp (it runs one program)")
         return _run_fragment(processor, program, output, options, load)
     if processor.kind is ProgramKind.VERTEX:
-        _refuse(options, ("vp", "fp", "fullscreen", "input", "size"), "is not an option for rsx-vp")
+        _refuse(options, ("vp", "fp", "fullscreen", "input", "size", "frames"),
+                "is not an option for rsx-vp")
         return _run_vertex(processor, program, output, options, load)
     _refuse(options, ("fullscreen", "input"), "belongs to -m rsx-fp (a fragment program alone)")
     if program is not None:
-        raise InputError("-m rsx runs a pair: give --vp and --fp instead of a program argument "
-                         "(or use -m rsx-fp / -m rsx-vp for one program)")
-    return _run_pipeline(processor, output, options)
+        raise InputError("-m rsx runs a pair: give --fp (and --vp, or none for the built-in one) instead of "
+                         "a program argument (or use -m rsx-fp / -m rsx-vp for one program)")
+    return _run_pipeline(processor, output, options, warn)
 
 
-def _run_fragment(processor, program, output, options, load) -> None:
+def _run_fragment(processor, program, output, options, load) -> str:
     from .fragment import fragment_image, fullscreen_inputs, run_fragment_program
     if program is None:
         raise InputError("give the fragment program to run")
@@ -163,11 +147,12 @@ def _run_fragment(processor, program, output, options, load) -> None:
     rgba = fragment_image(result, width, height)
     if output.lower().endswith(".npy"):
         save_array(output, rgba)
-    else:
-        save_float_picture(output, rgba, result.killed.reshape(height, width))
+        return f"wrote {output} ({width}×{height} float32 RGBA)"
+    save_float_picture(output, rgba, result.killed.reshape(height, width))
+    return f"wrote {output} ({width}×{height})"
 
 
-def _run_vertex(processor, program, output, options, load) -> None:
+def _run_vertex(processor, program, output, options, load) -> str:
     from shaderkit.render.mesh import load_obj
     from .pipeline import vertex_attributes
     from .vertex import run_vertex_program
@@ -178,32 +163,78 @@ def _run_vertex(processor, program, output, options, load) -> None:
     output = _check_output(output, (".npy",))
     image = load(program)
     memory = image.constant_memory()
-    apply_constants(memory, options["const"], image)
-    mesh = load_obj(options["mesh"])
-    outputs = run_vertex_program(image.program, vertex_attributes(mesh.vertices()), memory,
+    settings = parse_constant_settings(options["const"])
+    check_settings(settings, image, None, memory.shape[0])
+    fill_vertex_constants(memory, image, settings)
+    vertices = load_obj(options["mesh"]).vertices()
+    outputs = run_vertex_program(image.program, vertex_attributes(vertices), memory,
                                  textures=parse_textures(options["texture"], options["filter"], options["wrap"]))
     save_array(output, np.transpose(outputs, (1, 0, 2)))
+    return f"wrote {output} ({len(vertices.positions)} vertices × {len(outputs)} outputs)"
 
 
-def _run_pipeline(processor, output, options) -> None:
+def _run_pipeline(processor, output, options, warn) -> str:
+    """The pair over the mesh: a still (.png/.npy) or, with --frames, an animation (.gif/.mp4)."""
+    from shaderkit.render import check_picture_suffix, save_animation, save_image
     from shaderkit.render.mesh import load_obj
     from .pipeline import draw, to_picture
-    if not (options["vp"] and options["fp"] and options["mesh"]):
-        raise InputError("-m rsx needs --vp PROGRAM, --fp PROGRAM and --mesh model.obj")
-    output = _check_output(output, (".png", ".npy"))
-    vertex = processor.load_file(options["vp"], ProgramKind.VERTEX)
-    fragment = processor.load_file(options["fp"], ProgramKind.FRAGMENT)
+    from .preview import builtin_vertex_image, frame_mesh, time_value
+    if not (options["fp"] and options["mesh"]):
+        raise InputError("-m rsx needs --fp PROGRAM and --mesh model.obj (and --vp PROGRAM, or none for "
+                         "the built-in vertex program that frames the model)")
+    if options["vp"] and options["camera"]:
+        raise InputError("--camera places the built-in vertex program's eye; with --vp, your program's "
+                         "constants place the camera")
+    movie = options["frames"] is not None
+    if output is None:
+        raise InputError("give the output file with -o")
+    if movie:
+        check_picture_suffix(output, movie)
+    else:
+        output = _check_output(output, (".png", ".npy"))
     width, height = parse_size(options["size"], "--size") if options["size"] else DEFAULT_PIPELINE_SIZE
-    memory = vertex.constant_memory()
-    apply_constants(memory, options["const"], vertex)
+    camera = parse_numbers(options["camera"], 3, "--camera") if options["camera"] else None
+    fragment = processor.load_file(options["fp"], ProgramKind.FRAGMENT)
+    vertex_source = options["vp"] or "the built-in vertex program"
+    vertex = (processor.load_file(options["vp"], ProgramKind.VERTEX) if options["vp"]
+              else builtin_vertex_image(processor.assemble))
     textures = parse_textures(options["texture"], options["filter"], options["wrap"])
+    mesh = load_obj(options["mesh"])
+    for note in mesh.notes:
+        warn(f"{options['mesh']}: note: {note}")
+    base_memory = vertex.constant_memory()
+    settings = parse_constant_settings(options["const"])
+    check_settings(settings, vertex, fragment, base_memory.shape[0])
+    for source, image in ((vertex_source, vertex), (options["fp"], fragment)):
+        for name in unset_uniforms(image, settings, time_available=True):
+            warn(f"{source}: uniform '{name}' is never given a value, so it reads 0 "
+                 f"(set it with --const {name}=x,y,z,w, or give it a #default line)")
+    count = options["frames"] or 1
+    fps = options["fps"]
+    turn_rate = 2 * np.pi * fps / count if movie else 0.0
+    framing = None if options["vp"] else frame_mesh(mesh.vertices().positions, (width, height), camera)
     header = fragment.header
-    frame = draw(vertex.program, fragment.program, load_obj(options["mesh"]), width=width, height=height,
-                 constants=memory, textures=textures,
-                 output_from_h0=bool(header is not None and header.output_from_h0),
-                 depth_replace=bool(header is not None and header.depth_replace))
+
+    def render(frame_number: int):
+        time = time_value(frame_number, fps)
+        memory = base_memory.copy()
+        if framing is not None:
+            for index, row in framing.constants(turn_rate).items():
+                memory[index] = row
+        fill_vertex_constants(memory, vertex, settings, time)
+        return draw(vertex.program, fragment_with_values(fragment, settings, time), mesh,
+                    width=width, height=height, constants=memory, textures=textures,
+                    output_from_h0=bool(header is not None and header.output_from_h0),
+                    depth_replace=bool(header is not None and header.depth_replace))
+
+    triangles = f"{mesh.triangle_count} triangle{'s' if mesh.triangle_count != 1 else ''}"
+    if movie:
+        save_animation(output, (to_picture(render(number)) for number in range(count)), fps=fps, count=count,
+                       progress=options["progress"])
+        return f"wrote {output} ({count} frames, {width}×{height}, {triangles})"
+    frame = render(0)
     if output.lower().endswith(".npy"):
         save_array(output, frame.color)
     else:
-        from shaderkit.render import save_image
         save_image(output, to_picture(frame))
+    return f"wrote {output} ({width}×{height}, {triangles})"
