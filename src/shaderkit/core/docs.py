@@ -125,8 +125,8 @@ class Reference:
         found = [entry for entry in self.scoped_entries()
                  if wanted in (name.casefold() for name in (entry.mnemonic, *entry.aliases))]
         if not found:
-            raise InputError(f"no instruction '{mnemonic}' in the {self.title} reference"
-                             f"{did_you_mean(mnemonic, self.mnemonics())}")
+            where = f"the {self.stem} manual" + (f" ({' and '.join(self.scope)} instructions)" if self.scope else "")
+            raise InputError(f"no instruction '{mnemonic}' in {where}{did_you_mean(mnemonic, self.mnemonics())}")
         return found
 
 

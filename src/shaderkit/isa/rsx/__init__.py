@@ -151,6 +151,10 @@ class Rsx:
         from .bench import run_benchmark
         return run_benchmark(seconds)
 
+    def documentation(self):
+        from .docs import documentation
+        return documentation(self.kind)
+
 
 def make_isa(kind: str | None = None, **_ignored) -> Rsx:
     return Rsx(KINDS[kind])

@@ -58,34 +58,42 @@ def vector(x, y, z, w) -> np.ndarray:
 # --- moves and arithmetic ---------------------------------------------------------------------
 
 def i_MOV(a):
+    """a, unchanged."""
     return a
 
 
 def i_MUL(a, b):
+    """a * b per component."""
     return a * b
 
 
 def i_ADD(a, b):
+    """a + b per component."""
     return a + b
 
 
 def i_MAD(a, b, c):
+    """a * b + c per component, rounded after the multiply and again after the add (not fused)."""
     return a * b + c
 
 
 def i_MIN(a, b):
+    """The smaller of a and b per component; NaN if either is NaN."""
     return np.minimum(a, b)
 
 
 def i_MAX(a, b):
+    """The larger of a and b per component; NaN if either is NaN."""
     return np.maximum(a, b)
 
 
 def i_FRC(a):
+    """a - floor(a) per component: the fraction, in [0, 1) also for negative a."""
     return a - np.floor(a)
 
 
 def i_FLR(a):
+    """floor(a) per component."""
     return np.floor(a)
 
 
@@ -102,14 +110,17 @@ def i_LRP(a, b, c):
 # --- dot products and geometry ----------------------------------------------------------------
 
 def i_DP2(a, b):
+    """a.x * b.x + a.y * b.y, replicated to every component."""
     return _row(a[0] * b[0] + a[1] * b[1])
 
 
 def i_DP3(a, b):
+    """dot(a.xyz, b.xyz), added left to right, replicated to every component."""
     return _row(a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
 
 
 def i_DP4(a, b):
+    """dot(a, b) over all four components, replicated to every component."""
     return _row(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3])
 
 
@@ -188,40 +199,49 @@ def _flag(condition: np.ndarray) -> np.ndarray:
 
 
 def i_SLT(a, b):
+    """1.0 where a < b, else 0.0, per component."""
     return _flag(a < b)
 
 
 def i_SGE(a, b):
+    """1.0 where a >= b, else 0.0, per component."""
     return _flag(a >= b)
 
 
 def i_SLE(a, b):
+    """1.0 where a <= b, else 0.0, per component."""
     return _flag(a <= b)
 
 
 def i_SGT(a, b):
+    """1.0 where a > b, else 0.0, per component."""
     return _flag(a > b)
 
 
 def i_SNE(a, b):
+    """1.0 where a != b (also where either is NaN), else 0.0, per component."""
     return _flag(a != b)
 
 
 def i_SEQ(a, b):
+    """1.0 where a == b, else 0.0, per component."""
     return _flag(a == b)
 
 
 def i_SFL():
+    """0.0 in every component ("set on false"); reads nothing."""
     return np.zeros((1, 1), dtype=F32)
 
 
 def i_STR():
+    """1.0 in every component ("set on true"); reads nothing."""
     return np.ones((1, 1), dtype=F32)
 
 
 # --- scalar ops: one row in, one row out -----------------------------------------------------
 
 def i_RCP(x):
+    """1 / x of the scalar operand; RCP(±0) = ±inf."""
     return ONE / x
 
 
@@ -237,18 +257,22 @@ def i_RSQ(x):
 
 
 def i_EX2(x):
+    """2^x of the scalar operand (IEEE)."""
     return np.exp2(x)
 
 
 def i_LG2(x):
+    """log2(x) of the scalar operand (IEEE: negative gives NaN, 0 gives -inf)."""
     return np.log2(x)
 
 
 def i_SIN(x):
+    """sin(x) of the scalar operand, x in radians."""
     return np.sin(x)
 
 
 def i_COS(x):
+    """cos(x) of the scalar operand, x in radians."""
     return np.cos(x)
 
 
