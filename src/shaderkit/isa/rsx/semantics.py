@@ -176,8 +176,8 @@ def _quad_partners(size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def i_DDX(a, grid: tuple[int, int]):
-    """d/dx over lanes laid out as ``grid`` = (height, width), row-major: the right minus the left
-    pixel of each 2x2 quad, per row of the quad (GL "fine" derivatives)."""
+    """d/dx: the right minus the left pixel of each 2x2 quad, per row of the quad (GL "fine"
+    derivatives). The lanes are laid out as ``grid`` = (height, width), row-major."""
     height, width = grid
     lanes = np.broadcast_to(a, (a.shape[0], height * width)).reshape(a.shape[0], height, width)
     low, high = _quad_partners(width)
@@ -246,7 +246,7 @@ def i_RCP(x):
 
 
 def i_RCC(x):
-    """Reciprocal with its magnitude clamped to [RCC_SMALLEST, RCC_LARGEST], sign kept."""
+    """1 / x with its magnitude clamped to [5.42101e-20, 1.884467e19] (RCC_SMALLEST, RCC_LARGEST), sign kept."""
     reciprocal = ONE / x
     return np.copysign(np.clip(np.abs(reciprocal), RCC_SMALLEST, RCC_LARGEST), reciprocal)
 
