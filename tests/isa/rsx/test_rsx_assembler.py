@@ -204,7 +204,7 @@ ERROR_CASES = [
      (3, 15, "an instruction reads one input attribute (a single v[] index per slot)")),
     (VP + "#const c[1] = 1 2 3 4\n#const c[2] = 1 2 3 4\nADD R0, c[1], c[2];\nEND\n",
      (5, 15, "an instruction reads one constant (a single c[] index per slot)")),
-    (VP + "MOVR R0, R1;\nEND\n", (3, 1, "unknown vertex program instruction 'MOVR'")),
+    (VP + "MOVR R0, R1;\nEND\n", (3, 1, "unknown vertex program instruction 'MOVR' (did you mean MOV?)")),
     (VP + "MOV R0, {1, 2, 3, 4};\nEND\n",
      (3, 9, "vertex programs have no inline constants; declare '#const c[N] = …' and read c[N]")),
     (VP + "BRA nowhere;\nEND\n", (3, 5, "unknown label 'nowhere'")),

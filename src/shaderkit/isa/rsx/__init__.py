@@ -123,7 +123,7 @@ class Rsx:
             from .listing import listing
             return listing(image.program, image.parameters)
         from .disassembler import disassemble
-        text = disassemble(image.program, image.parameters)
+        text = disassemble(image.program, image.parameters, addresses=addresses)
         if image.container is None:
             return text
         # The container's table and sub-header ride along as significant comments.

@@ -20,6 +20,7 @@ Syntax beyond cgcomp's (documented here, printed by :mod:`.disassembler`):
   after the instruction has been built; ``literal=w,w,w,w`` sets the FP literal slot words;
   ``native`` keeps an FP ``LRP``/``LIT``/``POW``/``DDX``/``DDY`` as its single hardware opcode
   instead of expanding it. ``#! trailing w w w w`` after ``END`` appends a slot after the end.
+  A plain ``#`` comment may follow the hints on their line.
 * ``#default name = x y z w …`` gives an FP uniform's literal value (one vec4 per row); without
   it a uniform's literal slots hold zero, as cgcomp writes them.
 * Branches: ``BRA label`` and ``CAL label`` are scalar opcodes 0x09 and 0x0B (cgcomp); ``BRA
@@ -29,8 +30,15 @@ Syntax beyond cgcomp's (documented here, printed by :mod:`.disassembler`):
 * FP ``SUB`` and ``ABS`` become ``ADD a, -b`` and ``MOV |a|`` (cgcomp emits nothing for them).
 * Declared names: ``TEMP``/``LONG TEMP`` names take the lowest R index no hardware register name
   in the program uses (``SHORT TEMP``: the H registers stored there), ``ADDRESS`` names A0/A1,
-  ``OUTPUT x = …`` and ``ATTRIB x = …`` are aliases, ``PARAM x = {…}`` an FP literal and
-  ``PARAM x = c[N]`` a constant; other PARAM bindings are accepted and give no usable value.
+  ``OUTPUT x = …`` and ``ATTRIB x = …`` are aliases, ``PARAM x = c[N]`` a constant; other
+  PARAM bindings are accepted and give no usable value.
+* ``PARAM x = {…}`` is an inline literal in a fragment program. A vertex program has no inline
+  constants, so there the value goes to constant memory exactly as a ``#const`` line would put
+  it (and a container records it as an internal constant): into the c[] register of a
+  ``#const`` with the same bits, else into the lowest c[] that no ``#const``/``#var`` declares
+  and no statement names (``c[N]`` or ``c[A0.x+N]``). Lowest-free keeps the choice predictable
+  and clear of the uniforms a program declares; a value set at run time on a register the
+  program never names cannot reach what it reads.
 * Inline FP literals: ``{1, 0, 0.5, 2}``, ``{0.5}`` (all lanes), ``{a, b}`` / ``{a, b, c}``
   (y, z = 0 and w = 1 for missing lanes, ARB style), a bare number (all lanes), and the form-B
   spelling ``{0x3f800000(1), …}`` (the hex bits count, the value in parentheses is ignored).
@@ -44,6 +52,7 @@ from dataclasses import dataclass, field, replace
 
 from shaderkit.core.asm import SourceLine
 from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
+from shaderkit.core.suggest import did_you_mean
 
 from . import fields as layout
 from . import syntax
@@ -271,7 +280,18 @@ def _resolve_mnemonic(token: Token, kind: ProgramKind) -> _Mnemonic:
                          cc is not None, int(cc[1]) if cc and len(cc) == 2 else None,
                          saturate is not None, _SCALE_CODES.get(scale, 0))
     program = "vertex" if kind is ProgramKind.VERTEX else "fragment"
-    raise SourceError(f"unknown {program} program instruction '{token.text}'", token.column, token.length)
+    suggestion = ""
+    if kind is ProgramKind.FRAGMENT and len(text) > 1 and text[-1] in syntax.PRECISION_SUFFIXES:
+        # MULLR: most likely the name is misspelt and the precision suffix is meant.
+        suggestion = did_you_mean(text[:-1], _MNEMONICS[kind]).replace("?)", f"{text[-1]}?)")
+    suggestion = suggestion or did_you_mean(token.text, _spellings(kind))
+    raise SourceError(f"unknown {program} program instruction '{token.text}'{suggestion}", token.column,
+                      token.length)
+
+
+def _spellings(kind: ProgramKind) -> list[str]:
+    """Every word that can start a statement: what a misspelt one is compared with."""
+    return [*_MNEMONICS[kind], *BLOCK_KEYWORDS, *DECLARATION_KEYWORDS, "END", "OPTION"]
 
 
 # --- raw operands ------------------------------------------------------------------------------
@@ -559,7 +579,7 @@ def _read_source(operand: _RawOperand, kind: ProgramKind, names: Names) -> Sourc
         return Source(file, number, **common)
     if kind is ProgramKind.VERTEX:
         return _read_vertex_source(name, index, token, operand, common, names)
-    return _read_fragment_source(name, index, token, operand, common)
+    return _read_fragment_source(name, index, token, operand, common, names)
 
 
 def _read_vertex_source(name: str, index: _Index | None, token: Token, operand: _RawOperand,
@@ -581,11 +601,12 @@ def _read_vertex_source(name: str, index: _Index | None, token: Token, operand: 
         return Source("v", 8 + number, **common)
     if name == "vertex.attrib":
         return Source("v", _index_number(index, token, syntax.VP_INPUTS, "vertex.attrib"), **common)
-    raise _unknown(operand, "source")
+    raise _unknown(operand, "source", [*syntax.VP_INPUT_SPELLINGS, "vertex.texcoord", "vertex.attrib",
+                                       *_source_names(names)])
 
 
 def _read_fragment_source(name: str, index: _Index | None, token: Token, operand: _RawOperand,
-                          common: dict) -> Source:
+                          common: dict, names: Names) -> Source:
     if index is not None and index.relative is not None:
         raise operand.place.error("indexed fragment inputs are written with '#! indexed_input=1 "
                                   "displacement=…' hints")
@@ -599,10 +620,15 @@ def _read_fragment_source(name: str, index: _Index | None, token: Token, operand
     if name == "fragment.texcoord":
         number = 0 if index is None else _index_number(index, token, syntax.FP_TEXCOORDS, "fragment.texcoord")
         return Source("f", 4 + number, **common)
-    raise _unknown(operand, "source")
+    raise _unknown(operand, "source", [*syntax.FP_INPUT_SPELLINGS, "fragment.texcoord", *_source_names(names)])
 
 
-def _unknown(operand: _RawOperand, role: str) -> SourceError:
+def _source_names(names: Names) -> list[str]:
+    return [*names.sources, *names.valueless, *names.registers]
+
+
+def _unknown(operand: _RawOperand, role: str, known: list[str]) -> SourceError:
+    """The error for a register name nothing defines; ``known`` are the names it may be a typo of."""
     text = _path_text(operand)
     if len(operand.path) > 1 and re.fullmatch(r"[RHA]\d+|CC|RC|HC", str(operand.path[0][1])):
         kind, value, token = operand.path[1]
@@ -612,8 +638,9 @@ def _unknown(operand: _RawOperand, role: str) -> SourceError:
     if text.startswith(("program.", "state.")):
         return operand.place.error(f"'{text}' is not supported; read constants as c[N] declared "
                                    "by #const or #var")
-    return operand.place.error(f"unknown {role} register '{text}' (not a hardware name and never "
-                               "declared)")
+    suggestion = did_you_mean(_dotted(operand)[0], known)
+    return operand.place.error(f"unknown {role} register '{text}'"
+                               + (suggestion or " (not a hardware name and never declared)"))
 
 
 def _read_destination(operand: _RawOperand, kind: ProgramKind, names: Names) -> Destination:
@@ -670,7 +697,8 @@ def _destination_register(name: str, index: _Index | None, token: Token, operand
         if name == "result.clip":
             number = _index_number(index, token, len(syntax.VP_CLIP_OUTPUTS), "result.clip")
             return Destination("o", syntax.VP_CLIP_OUTPUTS[number][0])
-        raise _unknown(operand, "destination")
+        raise _unknown(operand, "destination", [*syntax.VP_OUTPUT_SPELLINGS, "result.texcoord", "result.clip",
+                                                *_destination_names(names)])
     if name == "result.color":
         number = 0 if index is None else _index_number(index, token, len(syntax.FP_COLOR_OUTPUTS),
                                                         "result.color")
@@ -679,7 +707,11 @@ def _destination_register(name: str, index: _Index | None, token: Token, operand
         return Destination("R", syntax.FP_DEPTH_REGISTER)
     if name == "o" and index is not None and index.name in ("COLR", "COLH", "DEPR"):
         return Destination("H" if index.name == "COLH" else "R", 1 if index.name == "DEPR" else 0)
-    raise _unknown(operand, "destination")
+    raise _unknown(operand, "destination", ["result.color", "result.depth", *_destination_names(names)])
+
+
+def _destination_names(names: Names) -> list[str]:
+    return [*names.outputs, *(name for name, (file, _) in names.registers.items() if file != "A")]
 
 
 # --- building operations -----------------------------------------------------------------------
@@ -703,6 +735,46 @@ def _source_slot_choices(opcode: Opcode, kind: ProgramKind) -> tuple[tuple[int, 
 
 
 MACRO_SOURCES = {"SUB": 2, "ABS": 1, "POW": 2, "LRP": 3, "LIT": 1, "DDX": 1, "DDY": 1}
+# What the operands of the flow-control statements are, by opcode name: (counts, description).
+FLOW_OPERANDS = {"PSH": ((1,), "a source"), "POP": ((0,), ""), "IFE": ((1,), "a condition such as NE.x"),
+                 "KIL": ((0, 1), "an optional condition"), "BRK": ((0, 1), "an optional condition"),
+                 "RET": ((0, 1), "an optional condition"), "LOOP": ((1,), "a constant: c[N] or {…}"),
+                 "REP": ((1,), "a constant: c[N] or {…}"),
+                 "BRB": ((3,), "a label, a branch-bit index and a value"),
+                 "CLB": ((3,), "a label, a branch-bit index and a value")}
+
+
+def _count_words(counts: tuple[int, ...], noun: str) -> str:
+    """(1,) -> "1 operand", (1, 3) -> "1 or 3 operands", (0,) -> "no operands"."""
+    if counts == (0,):
+        return f"no {noun}s"
+    numbers = [str(count) for count in counts]
+    text = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " or " + numbers[-1]
+    return f"{text} {noun}" + ("" if counts == (1,) else "s")
+
+
+def _operand_counts(mnemonic: _Mnemonic, kind: ProgramKind) -> tuple[tuple[int, ...], str]:
+    """How many operands a statement with this mnemonic takes, and what they are (for messages)."""
+    opcode = mnemonic.opcode
+    if opcode is not None and (opcode.flow or opcode.name in FLOW_OPERANDS):
+        return FLOW_OPERANDS.get(opcode.name, ((1,), "a target"))
+    if opcode is not None and not _has_destination(mnemonic.unit, opcode):
+        return (0,), ""
+    if opcode is None:
+        source_counts = (MACRO_SOURCES[mnemonic.name],)
+    else:
+        source_counts = tuple(len(choice) for choice in _source_slot_choices(opcode, kind))
+    sources = "a source" if source_counts == (1,) else _count_words(source_counts, "source")
+    if opcode is not None and opcode.texture and kind is ProgramKind.FRAGMENT:
+        counts = sorted({count + extra for count in source_counts for extra in (2, 3)})
+        return tuple(counts), f"a destination, {sources}, texture[n] and an optional target"
+    return tuple(1 + count for count in source_counts), f"a destination and {sources}"
+
+
+def _count_error(mnemonic: _Mnemonic, kind: ProgramKind, found: int, place: Place) -> SourceError:
+    counts, description = _operand_counts(mnemonic, kind)
+    what = _count_words(counts, "operand") + (f" ({description})" if description else "")
+    return place.error(f"{mnemonic.name} takes {what}, found {found}")
 
 
 def _build_operation(mnemonic: _Mnemonic, token: Token, operands: list[_RawOperand],
@@ -712,13 +784,15 @@ def _build_operation(mnemonic: _Mnemonic, token: Token, operands: list[_RawOpera
                           cc_register=mnemonic.cc_register, saturate=mnemonic.saturate,
                           scale=mnemonic.scale)
     opcode = mnemonic.opcode
-    if opcode is not None and opcode.flow or (opcode is not None and opcode.name in ("KIL", "PSH", "POP")):
+    counts, _ = _operand_counts(mnemonic, kind)
+    if len(operands) not in counts:
+        # Point at the first operand too many, or at the mnemonic when some are missing.
+        place = operands[max(counts)].place if len(operands) > max(counts) else operation.place
+        raise _count_error(mnemonic, kind, len(operands), place)
+    if opcode is not None and opcode.flow or (opcode is not None and opcode.name in FLOW_OPERANDS):
         return _build_flow(operation, operands, kind, names)
     if opcode is not None and not _has_destination(mnemonic.unit, opcode):
-        _expect_count(operation, operands, 0, "no operands")
         return operation
-    if not operands:
-        raise operation.place.error(f"{mnemonic.name} needs a destination")
     destination = _read_destination(operands[0], kind, names)
     _check_destination(operation, destination)
     rest = operands[1:]
@@ -727,23 +801,14 @@ def _build_operation(mnemonic: _Mnemonic, token: Token, operands: list[_RawOpera
         rest, texture = _texture_operands(operation, rest)
     sources = [_read_source(operand, kind, names) for operand in rest]
     if opcode is None:
-        _expect_count(operation, sources, MACRO_SOURCES[mnemonic.name], None)
         slots = tuple(range(len(sources)))
     else:
         choices = _source_slot_choices(opcode, kind)
         slots = next((choice for choice in choices if len(choice) == len(sources)), None)
-        if slots is None:
-            counts = " or ".join(str(len(choice)) for choice in choices)
-            raise operation.place.error(f"{mnemonic.name} takes a destination and {counts} source "
-                                        f"operand(s), found {len(sources)}")
+        if slots is None:  # the count was right, but texture[n] stands among the sources
+            raise _count_error(mnemonic, kind, len(operands), operation.place)
     return replace(operation, destination=destination, sources=tuple(zip(slots, sources)),
                    texture=texture)
-
-
-def _expect_count(operation: Operation, operands: list, count: int, description: str | None) -> None:
-    if len(operands) != count:
-        wanted = description or f"a destination and {count} source operand(s)"
-        raise operation.place.error(f"{operation.name} takes {wanted}, found {len(operands)}")
 
 
 def _check_destination(operation: Operation, destination: Destination) -> None:
@@ -788,35 +853,23 @@ def _build_flow(operation: Operation, operands: list[_RawOperand], kind: Program
     if operation.precision is not None or operation.saturate or operation.cc_update or operation.scale:
         raise operation.place.error(f"{operation.name} takes no suffixes")
     if name == "PSH":
-        _expect_count(operation, operands, 1, "one source operand")
         return replace(operation, sources=((2, _read_source(operands[0], kind, names)),))
     if name in ("KIL", "BRK", "RET", "IFE", "POP"):
-        if len(operands) > 1 or (name == "POP" and operands):
-            raise operation.place.error(f"{operation.name} takes at most one condition")
-        if name == "IFE" and not operands:
-            raise operation.place.error("IF needs a condition such as NE.x")
         condition = _condition_operand(operands[0]) if operands else None
         return replace(operation, condition=condition)
     if name in ("LOOP", "REP"):
-        _expect_count(operation, operands, 1, "one constant operand (c[N] or {…})")
         constant = _read_source(replace(operands[0], condition=None), kind, names)
         if constant.file not in ("c", "literal") or constant.negate or constant.absolute:
             raise operands[0].place.error(f"{name} reads its counts from a constant: c[N] or {{…}}")
         return replace(operation, loop_constant=constant, condition=operands[0].condition)
     # Branches and calls: a label (or, VP BRA/CAL, an address register lane).
-    if not operands:
-        raise operation.place.error(f"{operation.name} needs a target label")
     target = operands[0]
     condition = target.condition
     if name in ("BRB", "CLB"):
-        if len(operands) != 3:
-            raise operation.place.error(f"{name} takes a label, a branch-bit index and a value")
         bit = _small_integer(operands[1], 32, "branch-bit index")
         value = _small_integer(operands[2], 2, "branch-bit value")
         condition = condition or operands[2].condition
         return replace(operation, label=_label_operand(target), branch_bit=(bit, value), condition=condition)
-    if len(operands) != 1:
-        raise operation.place.error(f"{operation.name} takes one target")
     if kind is ProgramKind.VERTEX and target.path and re.fullmatch(r"A[01]", str(target.path[0][1])):
         if target.letters is None or len(target.letters.text) != 1 or len(target.path) != 1:
             raise target.place.error("a register branch target is an address register lane (A0.x)")
@@ -900,6 +953,15 @@ def _parse_operation(stream: TokenStream, kind: ProgramKind, names: Names) -> Op
     token = stream.expect_name("an instruction")
     mnemonic = _resolve_mnemonic(token, kind)
     operands = _parse_operands(stream)
+    follower = stream.peek()
+    previous = stream.tokens[stream.position - 1]
+    separated = operands and previous.column + len(previous.text) < follower.column  # not ``4D``
+    if separated and (follower.kind in ("name", "number", "hex") or
+                      (follower.kind == "punct" and follower.text in "{|-")):
+        # ``ADD R0 R1 R2``: operands without commas would otherwise read as one odd operand.
+        counts, _ = _operand_counts(mnemonic, kind)
+        raise SourceError(f"expected ',' between operands, found '{follower.text}' ({mnemonic.name} takes "
+                          f"{_count_words(counts, 'operand')})", follower.column, follower.length)
     return _build_operation(mnemonic, token, operands, kind, names)
 
 
@@ -1391,6 +1453,7 @@ class _Assembler:
         self.trailing: list[int] = []
         self.ended = False
         self.custom_temps: list[tuple[str, str, SourceLine, Place]] = []
+        self.named_constants: set[int] = set()
 
     # -- diagnostics --
 
@@ -1411,7 +1474,7 @@ class _Assembler:
         else:
             self._headerless(code_lines)
         if self.kind is None:
-            raise DiagnosticError(self.errors)
+            raise DiagnosticError(self._in_line_order(self.errors))
         for line in lines:
             self._comment(line)
         self._declarations(code_lines)
@@ -1428,10 +1491,16 @@ class _Assembler:
         self._apply_defaults()
         program = self._layout()
         if self.errors:
-            raise DiagnosticError(self.errors[:MAX_ERRORS])
+            raise DiagnosticError(self._in_line_order(self.errors)[:MAX_ERRORS])
         return AssembledProgram(program[0], {index: words_to_floats(bits) for index, bits in
                                              sorted(self.constants.items())},
-                                tuple(self.uniforms), program[1], tuple(self.warnings))
+                                tuple(self.uniforms), program[1], tuple(self._in_line_order(self.warnings)))
+
+    @staticmethod
+    def _in_line_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """Diagnostics are found in passes (declaring comments, declarations, statements,
+        layout), so a later pass can report an earlier line; the reader wants source order."""
+        return sorted(diagnostics, key=lambda diagnostic: (diagnostic.line, diagnostic.col))
 
     def _comment(self, line: SourceLine) -> None:
         """Read the declaring comments (#const, #var, #default) of a line."""
@@ -1478,6 +1547,9 @@ class _Assembler:
 
     def _declarations(self, code_lines: list[tuple[SourceLine, str]]) -> None:
         hardware_temps: set[int] = set()
+        # Constant registers the text names (c[4], c[A0.x+4]): a VP PARAM value never goes there.
+        self.named_constants = {int(match.group(1)) for _, code in code_lines
+                                for match in re.finditer(r"\bc\[[^\]]*?(\d+)\s*\]", code)}
         for line, code in code_lines:
             hardware_temps.update(int(match.group(1)) for match in re.finditer(r"\bR(\d+)\b", code))
             if self.kind is ProgramKind.FRAGMENT:  # H(2n) and H(2n+1) live in R(n)
@@ -1556,19 +1628,41 @@ class _Assembler:
         self.custom_temps.append((name.text, file, line, Place.of(name)))
 
     def _param(self, name: Token, stream: TokenStream) -> None:
-        """``PARAM x = {…}`` (FP: an inline literal) or ``PARAM x = c[N]``; other forms (program.
-        local/env bindings) are accepted but give no usable value."""
+        """``PARAM x = {…}`` (FP: an inline literal; VP: a constant register, see
+        :meth:`_vertex_param_constant`) or ``PARAM x = c[N]``; other forms (program.local/env
+        bindings) are accepted but give no usable value."""
         first = stream.peek()
         if (first.kind == "punct" and first.text in ("{", "-")) or first.kind in ("number", "hex") or \
                 (first.kind == "name" and first.text == "c"):
+            # A vertex program reads the value as the fragment syntax would, then from c[].
+            reading_kind = ProgramKind.FRAGMENT if first.text != "c" else self.kind
             try:
-                source = _read_source(_parse_operand(stream), self.kind, self.names)
+                source = _read_source(_parse_operand(stream), reading_kind, self.names)
             except SourceError:
                 source = None
             if source is not None and stream.peek().kind == "end":
+                if source.file == "literal" and self.kind is ProgramKind.VERTEX:
+                    index = self._vertex_param_constant(name, source.literal)
+                    source = replace(source, file="c", index=index, literal=None)
                 self.names.sources[name.text] = source
                 return
         self.names.valueless.add(name.text)
+
+    def _vertex_param_constant(self, name: Token, bits: tuple[int, int, int, int]) -> int:
+        """The c[] register holding a VP ``PARAM x = {…}``: a ``#const`` (or an earlier PARAM)
+        with the same bits if there is one, else the lowest register that no ``#const``/``#var``
+        declares and no statement names, declared as if by ``#const``."""
+        for index, value in sorted(self.constants.items()):
+            if value == bits:
+                return index
+        taken = set(self.constants) | self.named_constants
+        for uniform in self.uniforms:
+            taken.update(range(uniform.index, uniform.index + uniform.count))
+        index = next((index for index in range(syntax.VP_CONSTANTS) if index not in taken), None)
+        if index is None:
+            raise SourceError(f"no constant register left for PARAM '{name.text}'", name.column, name.length)
+        self.constants[index] = bits
+        return index
 
     def _const(self, line: SourceLine, comment: str, column: int) -> None:
         stream = TokenStream(syntax.tokenize(comment[len("#const"):], column + len("#const") + 1))
@@ -1899,10 +1993,14 @@ class _Assembler:
 
 def _code_part(text: str) -> str:
     """A line without its comment; ``#!`` hints (and trailing slots) stay, they are read in
-    program order with their statement."""
+    program order with their statement. A plain ``#`` comment may follow the hints (the
+    disassembler's addresses do)."""
     position = text.find("#")
-    if position < 0 or text.startswith("#!", position):
+    if position < 0:
         return text
+    if text.startswith("#!", position):
+        position = text.find("#", position + 2)
+        return text if position < 0 else text[:position]
     return text[:position]
 
 

@@ -22,6 +22,11 @@ labels, block keywords, and exactness. Conventions (bare ucode carries no names)
   ``assemble(disassemble(p)).program == p`` for any decodable program; the 22 cgcomp goldens
   need no hints at all. Opcode values without a name print as ``NOP`` plus hints, and slots
   after the end bit as ``#! trailing w w w w`` after ``END``.
+* Addresses (``addresses=True``, the command line's default): each instruction line ends in a
+  plain comment ``# NNN: w w w w`` with its slot number (decimal, as in the hex word files and
+  the RPCS3-style listing) and its four words; an FP instruction with a literal adds the
+  literal slot the same way (``# 002: w w w w  003: l l l l``). The comment comes after any
+  ``#!`` hints, where the assembler ignores it, so the listing still re-assembles exactly.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ TYPE_NAMES = {CgType.FLOAT: "float", CgType.FLOAT2: "float2", CgType.FLOAT3: "fl
               CgType.FLOAT4: "float4", CgType.FLOAT4X4: "float4x4", CgType.SAMPLER2D: "sampler2D",
               CgType.SAMPLERCUBE: "samplerCUBE", CgType.FLOAT1: "float1"}
 ROWS = {CgType.FLOAT4X4: 4}
+ADDRESS_COLUMN_LIMIT = 60  # a longer statement (mostly one with hints) pushes its comment right
 
 
 _WRITABLE_NAME = re.compile(r"[A-Za-z_$][\w.$\[\]-]*")
@@ -216,8 +222,26 @@ def _statement_line(instruction: Instruction, naming: Naming, context: EncodingC
     return f"{text};" + (f"  #! {' '.join(hints)}" if hints else "")
 
 
-def disassemble(program: Program, parameters: Sequence[CgParameter] | None = None) -> str:
-    """Complete form A text of ``program``; ``parameters`` are its container's records, if any."""
+def _address_comment(instruction: Instruction) -> str:
+    """``# 002: w w w w`` (and ``  003: l l l l`` for an FP literal slot)."""
+    text = f"# {instruction.slot:03d}: " + " ".join(f"{word:08x}" for word in instruction.words)
+    if instruction.literal is not None:
+        text += f"  {instruction.slot + 1:03d}: " + " ".join(f"{word:08x}" for word in instruction.literal)
+    return text
+
+
+def _with_addresses(lines: list[str | tuple[str, Instruction]]) -> list[str]:
+    """Instruction lines with their address comments, lined up in one column where they fit."""
+    statements = [line[0] for line in lines if isinstance(line, tuple)]
+    width = min(ADDRESS_COLUMN_LIMIT, max((len(text) for text in statements), default=0))
+    return [line if isinstance(line, str) else f"{line[0]:<{width}}  {_address_comment(line[1])}"
+            for line in lines]
+
+
+def disassemble(program: Program, parameters: Sequence[CgParameter] | None = None, *,
+                addresses: bool = False) -> str:
+    """Complete form A text of ``program``; ``parameters`` are its container's records, if any;
+    ``addresses`` ends each instruction line with its slot number and words."""
     parameters = tuple(parameters or ())
     kind = program.kind
     if kind is ProgramKind.VERTEX:
@@ -231,7 +255,7 @@ def disassemble(program: Program, parameters: Sequence[CgParameter] | None = Non
     structure = outline(program)
     context = EncodingContext(kind, declarations.values, labels={name: slot for slot, name in labels.items()})
     last = program.instructions[-1]
-    lines = [*HEADERS[kind], *declarations.lines]
+    lines: list[str | tuple[str, Instruction]] = [*HEADERS[kind], *declarations.lines]
     for event, value in structure.events:
         if event == "keyword":
             lines.append(f"{value};")
@@ -240,10 +264,12 @@ def disassemble(program: Program, parameters: Sequence[CgParameter] | None = Non
             lines.append(f"{labels[value.slot]}:")
         context.flow = structure.targets.get(value.slot)
         context.last = value is last
-        lines.append(_statement_line(value, naming, context))
+        lines.append((_statement_line(value, naming, context), value))
     if program.slot_count in labels:
         lines.append(f"{labels[program.slot_count]}:")
     lines.append("END")
     for start in range(0, len(program.trailing), 4):
         lines.append("#! trailing " + " ".join(f"{word:#010x}" for word in program.trailing[start:start + 4]))
-    return "\n".join(lines) + "\n"
+    if addresses:
+        lines = _with_addresses(lines)
+    return "\n".join(line if isinstance(line, str) else line[0] for line in lines) + "\n"
