@@ -112,3 +112,149 @@ def test_camera_with_a_vertex_program_is_refused(tmp_path):
     result = invoke("run", "-m", "rsx", "--vp", EXAMPLES / "gouraud.vp", "--fp", EXAMPLES / "gouraud.fp",
                     "--mesh", TORUS, "--camera", "0,0,5", "-o", tmp_path / "x.png")
     assert result.exit_code == 2 and "--camera" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- animations and time
+
+def gif_frames(path: Path) -> list[np.ndarray]:
+    from PIL import ImageSequence
+    return [np.asarray(frame.convert("RGB")) for frame in ImageSequence.Iterator(Image.open(path))]
+
+
+def test_animation_writes_distinct_frames(tmp_path):
+    # The cube (4-fold about y) turns a third of a turn per frame, so no two frames agree.
+    output, result = render(tmp_path, "--fp", EXAMPLES / "gouraud.fp", "--mesh", CUBE, "--frames", "3",
+                            name="turn.gif")
+    frames = gif_frames(output)
+    assert len(frames) == 3
+    for first in range(3):
+        for second in range(first + 1, 3):
+            assert not np.array_equal(frames[first], frames[second])
+    assert result.stderr.strip().splitlines()[-1].startswith(f"wrote {output} (3 frames")
+
+
+def test_animation_needs_a_movie_suffix(tmp_path):
+    result = invoke("run", "-m", "rsx", "--fp", EXAMPLES / "gouraud.fp", "--mesh", CUBE, "--frames", "3",
+                    "-o", tmp_path / "x.png")
+    assert result.exit_code == 2 and ".gif" in result.stderr
+
+
+TIME_FP = """!!ARBfp1.0
+OPTION NV_fragment_program2;
+#var float4 time :  : c[0] : -1 : 1
+#const c[1] = 0 0 0 1
+MOVR R0, c[1];
+MOVR R0.x, c[0].x;
+MOVR R0.y, c[0].y;
+MOVR result.color, R0;
+END
+"""
+
+# Colour = the time register c[467]: (t, sin t, cos t) on every vertex.
+TIME_VP = """!!ARBvp1.0
+OPTION NV_vertex_program3;
+#const c[0] = 0.3 0 0 0
+#const c[1] = 0 0.3 0 0
+#const c[2] = 0 0 0.3 0
+#const c[3] = 0 0 0 1
+DP4 result.position.x, vertex.position, c[0];
+DP4 result.position.y, vertex.position, c[1];
+DP4 result.position.z, vertex.position, c[2];
+DP4 result.position.w, vertex.position, c[3];
+MOV result.color, c[467];
+END
+"""
+
+
+def covered_colours(rgb: np.ndarray) -> np.ndarray:
+    return np.unique(rgb[coverage(rgb)].reshape(-1, 3), axis=0)
+
+
+def test_fragment_program_reads_the_time_uniform(tmp_path):
+    fragment = tmp_path / "time.fp"
+    fragment.write_text(TIME_FP)
+    fps = 4.0
+    output, result = render(tmp_path, "--fp", fragment, "--mesh", TORUS, "--frames", "3", "--fps", str(fps),
+                            name="time.gif")
+    assert "never given a value" not in result.stderr  # the run gives 'time' its value
+    for number, frame in enumerate(gif_frames(output)):
+        seconds = number / fps
+        expected = np.rint(np.array([seconds, np.sin(seconds), 0.0]) * 255)
+        if number == 0:  # t = sin t = 0: black on black
+            assert not coverage(frame).any()
+            continue
+        colours = covered_colours(frame)
+        assert len(colours) == 1 and np.abs(colours[0] - expected).max() <= 1
+
+
+def test_vertex_program_reads_the_time_register(tmp_path):
+    vertex = tmp_path / "time.vp"
+    vertex.write_text(TIME_VP)
+    fps = 2.0
+    output, _ = render(tmp_path, "--vp", vertex, "--fp", EXAMPLES / "gouraud.fp", "--mesh", TORUS, "--frames", "3",
+                       "--fps", str(fps), name="time.gif")
+    for number, frame in enumerate(gif_frames(output)):
+        seconds = number / fps
+        expected = np.rint(np.clip([seconds, np.sin(seconds), np.cos(seconds)], 0, 1) * 255)
+        colours = covered_colours(frame)
+        assert len(colours) == 1 and np.abs(colours[0] - expected).max() <= 1
+
+
+def test_a_still_is_frame_zero(tmp_path):
+    vertex = tmp_path / "time.vp"
+    vertex.write_text(TIME_VP)
+    output, _ = render(tmp_path, "--vp", vertex, "--fp", EXAMPLES / "gouraud.fp", "--mesh", TORUS)
+    assert covered_colours(picture(output)).tolist() == [[0, 0, 255]]  # (t, sin t, cos t) = (0, 0, 1)
+
+
+# --------------------------------------------------------------------------- uniforms and the summary
+
+TINT_FP = """!!ARBfp1.0
+OPTION NV_fragment_program2;
+#var float4 tint :  : c[1] : 0 : 1
+MULR result.color, fragment.color, c[1];
+END
+"""
+
+
+def test_an_unset_fragment_uniform_is_reported_and_const_sets_it(tmp_path):
+    fragment = tmp_path / "tint.fp"
+    fragment.write_text(TINT_FP)
+    black, result = render(tmp_path, "--fp", fragment, "--mesh", TORUS, name="black.png")
+    warning = [line for line in result.stderr.splitlines() if "tint" in line]
+    assert len(warning) == 1 and "--const tint=" in warning[0] and str(fragment) in warning[0]
+    assert not coverage(picture(black)).any()
+    red, result = render(tmp_path, "--fp", fragment, "--mesh", TORUS, "--const", "tint=1,0,0,1", name="red.png")
+    assert "tint" not in result.stderr
+    rgb = picture(red)
+    assert coverage(rgb).mean() > 0.2 and not rgb[..., 1:].any()
+
+
+def test_an_unset_vertex_uniform_is_reported(tmp_path):
+    vertex = tmp_path / "mvp.vp"
+    vertex.write_text(UNDECLARED_MATRIX_VP.replace("DP4 result.position.x",
+                                                   "#var float4x4 mvp :  : c[0], 4 : 0 : 1\nDP4 result.position.x", 1))
+    _, result = render(tmp_path, "--vp", vertex, "--fp", EXAMPLES / "gouraud.fp", "--mesh", TORUS)
+    assert "uniform 'mvp'" in result.stderr and "--const mvp=" in result.stderr
+    matrix = "0.3,0,0,0, 0,0.3,0,0, 0,0,0.3,0, 0,0,0,1"
+    output, result = render(tmp_path, "--vp", vertex, "--fp", EXAMPLES / "gouraud.fp", "--mesh", TORUS,
+                            "--const", f"mvp={matrix}", name="set.png")
+    assert "mvp" not in result.stderr and coverage(picture(output)).any()
+
+
+def test_summary_says_what_was_written(tmp_path):
+    from shaderkit.render.mesh import load_obj
+    output, result = render(tmp_path, "--fp", EXAMPLES / "phong.fp", "--mesh", TORUS, "--size", "96x64")
+    triangles = load_obj(TORUS).triangle_count
+    assert result.stderr.strip().splitlines()[-1] == f"wrote {output} (96×64, {triangles} triangles)"
+    assert picture(output).shape == (64, 96, 3)
+
+
+def test_vertex_run_summary_counts_the_vertices(tmp_path):
+    from shaderkit.render.mesh import load_obj
+    output = tmp_path / "outputs.npy"
+    result = invoke("run", "-m", "rsx-vp", EXAMPLES / "gouraud.vp", "--mesh", TORUS, "-o", output)
+    assert result.exit_code == 0, result.output
+    vertices = np.load(output).shape[0]
+    assert vertices == len(load_obj(TORUS).vertices().positions)
+    assert result.stderr.strip().splitlines()[-1].startswith(f"wrote {output} ({vertices} vertices")
