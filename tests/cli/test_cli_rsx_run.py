@@ -258,3 +258,13 @@ def test_vertex_run_summary_counts_the_vertices(tmp_path):
     vertices = np.load(output).shape[0]
     assert vertices == len(load_obj(TORUS).vertices().positions)
     assert result.stderr.strip().splitlines()[-1].startswith(f"wrote {output} ({vertices} vertices")
+
+
+def test_an_animation_nothing_reads_the_time_of_is_noted(tmp_path):
+    pair = ("--vp", EXAMPLES / "gouraud.vp", "--fp", EXAMPLES / "gouraud.fp", "--mesh", CUBE, "--frames", "2")
+    output, result = render(tmp_path, *pair, name="same.gif")
+    assert "neither program reads the time" in result.stderr
+    frames = gif_frames(output)
+    assert all(np.array_equal(frames[0], frame) for frame in frames)  # the note is true
+    _, result = render(tmp_path, "--fp", EXAMPLES / "gouraud.fp", "--mesh", CUBE, "--frames", "2", name="turn.gif")
+    assert "reads the time" not in result.stderr  # the built-in program reads it

@@ -17,7 +17,8 @@ from shaderkit.isa.rsx.pipeline import vertex_attributes
 from shaderkit.isa.rsx.preview import (DEFAULT_EYE, LIGHT_DIRECTION, builtin_vertex_image, builtin_vertex_source,
                                        frame_mesh, time_value)
 from shaderkit.isa.rsx.uniforms import (TIME_REGISTER, check_settings, fill_vertex_constants,
-                                        fragment_with_values, parse_constant_settings, unset_uniforms)
+                                        fragment_with_values, parse_constant_settings, reads_time,
+                                        unset_uniforms)
 from shaderkit.isa.rsx.vertex import run_vertex_program
 from shaderkit.render.mesh import load_obj
 
@@ -192,3 +193,14 @@ def test_settings_are_checked_against_both_programs(setting, message):
         return
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
         check_settings(settings, vertex("MOV result.position, c[3];\nEND\n"), shader, 468)
+
+
+def test_reads_time_finds_every_way_to_the_time_value():
+    plain = fragment("MOVR result.color, fragment.color;\nEND\n")
+    timed = fragment("#var float4 time :  : c[0] : 0 : 1\nMOVR result.color, c[0];\nEND\n")
+    transform = vertex("MOV result.position, vertex.position;\nEND\n")
+    assert not reads_time(transform, plain)
+    assert reads_time(transform, timed)
+    assert reads_time(vertex("MOV result.position, c[467];\nEND\n"), plain)
+    assert not reads_time(vertex("#const c[467] = 1 2 3 4\nMOV result.position, c[467];\nEND\n"), plain)
+    assert reads_time(builtin_vertex_image(RSX.assemble), plain)

@@ -41,8 +41,8 @@ from shaderkit.core.options import parse_numbers, parse_size
 
 from .container import ProgramKind
 from .image import RsxImage
-from .uniforms import (check_settings, fill_vertex_constants, fragment_with_values, parse_constant_settings,
-                       unset_uniforms)
+from .uniforms import (TIME_REGISTER, TIME_UNIFORM, check_settings, fill_vertex_constants, fragment_with_values,
+                       parse_constant_settings, reads_time, unset_uniforms)
 
 DEFAULT_FULLSCREEN = (64, 64)
 DEFAULT_PIPELINE_SIZE = (256, 256)
@@ -210,6 +210,9 @@ def _run_pipeline(processor, output, options, warn) -> str:
             warn(f"{source}: uniform '{name}' is never given a value, so it reads 0 "
                  f"(set it with --const {name}=x,y,z,w, or give it a #default line)")
     count = options["frames"] or 1
+    if movie and count > 1 and not reads_time(vertex, fragment):
+        warn(f"note: neither program reads the time (c[{TIME_REGISTER}] or a '{TIME_UNIFORM}' uniform), "
+             f"so all {count} frames are the same")
     fps = options["fps"]
     turn_rate = 2 * np.pi * fps / count if movie else 0.0
     framing = None if options["vp"] else frame_mesh(mesh.vertices().positions, (width, height), camera)

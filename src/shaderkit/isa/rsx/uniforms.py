@@ -177,3 +177,19 @@ def unset_uniforms(image: RsxImage | None, settings: tuple[ConstantSetting, ...]
             if parameter.resource_index not in image.constants and parameter.resource_index not in registers:
                 missing[base] = None
     return list(missing)
+
+
+def reads_time(vertex: RsxImage, fragment: RsxImage) -> bool:
+    """Whether either program can see the time value: a ``time`` uniform, or a vertex read of
+    c[467] (or of a relatively addressed constant) while the program leaves c[467] to the host."""
+    if TIME_UNIFORM in fragment_uniforms(fragment) or TIME_UNIFORM in _vertex_names(vertex):
+        return True
+    if TIME_REGISTER in vertex.constants:
+        return False
+    for instruction in vertex.program.instructions:
+        view = instruction.view
+        used = set((view.vector.sources if view.vector else ()) + (view.scalar.sources if view.scalar else ()))
+        if any(view.sources[slot].file == "c" and (view.sources[slot].relative or view.sources[slot].index
+                                                   == TIME_REGISTER) for slot in used):
+            return True
+    return False
