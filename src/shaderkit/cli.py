@@ -274,5 +274,16 @@ def bench(machine: str, rev: str, as_json: bool, seconds: float) -> None:
         click.echo(results.report())
 
 
+@main.command(cls=ProcessorCommand)
+@machine_option("doc")
+@click.argument("mnemonic", required=False)
+def doc(machine: str, mnemonic: str | None) -> None:
+    """Print a processor's reference manual (as in docs/), or the entry of one MNEMONIC."""
+    reference = isas.get(machine).documentation()
+    entries = reference.find(mnemonic) if mnemonic else None
+    text = reference.render() if entries is None else "\n".join(entry.render() for entry in entries)
+    click.echo(text, nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -17,9 +17,6 @@ DEFAULT_OBJ_RESOLUTION = (128, 128)
 
 def build_scene(options: dict):
     from .scene import load_scene, scene_from_obj
-    if len(options["texture"]) > 1:
-        raise InputError("THEIA takes one --texture")
-    options = {**options, "texture": options["texture"][0] if options["texture"] else None}
     if options["scene"] and options["obj"]:
         raise InputError("give either --scene or --obj, not both")
     if options["scene"]:
@@ -40,6 +37,9 @@ def build_scene(options: dict):
 def run_command(processor, program: str | None, output: str | None, options: dict, *,
                 load: Callable[[str], list[int]], echo: Callable[[str], None], warn: Callable[[str], None]) -> str | None:
     """Run as the options say; return the one-line summary of the file written (None for a bare run)."""
+    if len(options["texture"]) > 1:
+        raise InputError("THEIA takes one --texture")
+    options = {**options, "texture": options["texture"][0] if options["texture"] else None}
     budget = {"budget": options["budget"]} if options["budget"] else {}
     if options["registers"] or options["program_file"]:
         if not (options["registers"] and options["program_file"]):
