@@ -15,7 +15,7 @@
 // (bar B). Drawing B after A puts it in front.
 //
 // model: well-behaved (each conditional MOV follows its own COMP, all registers written first)
-// demo: frames=32 fps=20
+// demo: frames=32 fps=20 still: --rt 6
 
 THICK = 8                  // bar thickness in rows (and the mirror offset)
 NAVY  = 0b000001

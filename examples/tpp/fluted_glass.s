@@ -21,6 +21,7 @@
 //
 // model: stateful (mid-program OUTs; R2 carries the colour from one run to the next)
 // demo: frames=32 fps=20
+// demo note: using the exact model: slot 1: OUT reads R2 before it is written on every path
 
 SHADE = 0b101010           // AND: keep the upper bit of every channel; NOT of it (0b010101) lifts them
 

@@ -20,6 +20,7 @@
 //
 // model: stateful (R1 is read before it is written; R1 carries a sum from block to block)
 // demo: frames=32 fps=20
+// demo note: using the exact model: slot 5: ADD reads R1 before it is written on every path
 
 CENTRE_Y = 24
 

@@ -15,7 +15,7 @@
 //   LT -> eaten (ember colour), EQ -> bite front (white), GT -> board (v AND 1)
 //
 // model: well-behaved (every conditional op follows a COMP, all registers written first)
-// demo: frames=64 fps=20
+// demo: frames=64 fps=20 still: --rt 20
 
 WHITE  = 0b111111
 RED    = 0b110000          // also the heat where the palette turns from red to yellow

@@ -1,4 +1,4 @@
-"""Tests for the THEIA example shaders in examples/theia (and the gallery that renders them).
+"""Tests for the THEIA example shaders in examples/theia (tests/examples/test_gallery.py covers the gallery).
 
 Every example assembles without warnings, its ``// demo:`` header parses with the
 gallery's own parser and names files that exist, and each shader, rendered over its
@@ -55,8 +55,8 @@ def _scene_options(arguments: list[str]) -> dict:
 
 @functools.cache
 def demo(stem: str) -> tuple[int, float, dict]:
-    frames, fps, arguments = GALLERY.demo_settings(EXAMPLES / f"{stem}.s")
-    return frames, fps, _scene_options(arguments)
+    header = GALLERY.demo_header(EXAMPLES / f"{stem}.s")
+    return header.frames, header.fps, _scene_options(list(header.arguments))
 
 
 @functools.cache
@@ -151,7 +151,7 @@ def test_example_assembles_cleanly(source):
 def test_demo_header_parses_and_names_existing_files(source):
     text = source.read_text(encoding="utf-8")
     match = GALLERY.DEMO_LINE.search(text)
-    assert match is not None and match.group(3), "needs '// demo: frames=N fps=F args: ...'"
+    assert match is not None and match.group("args"), "needs '// demo: frames=N fps=F args: ...'"
     frames, fps, options = demo(source.stem)
     assert frames >= 1 and 0 < fps <= 60
     assert options["obj"] and options["scene"] is None
@@ -341,45 +341,3 @@ def test_scanner_matches_its_formula(time):
     glowing = hit & (phase > 0.9)
     assert glowing.sum() > 20, "some ring crosses the model"
     assert (shaded[glowing][:, 1] > 0.6 * texture[glowing][:, 1] + 0.4).all()
-
-
-# ---------------------------------------------------------------------------- the gallery
-
-
-def test_gallery_runs_theia_examples_with_their_scene(monkeypatch, tmp_path):
-    commands = []
-    monkeypatch.setattr(GALLERY, "shaderkit", lambda *arguments: commands.append(list(arguments)))
-    GALLERY.render_example("theia", EXAMPLES / "scanner.s", tmp_path)
-    still, movie = commands
-    assert still[:5] == ["run", "-m", "theia", "--shader", str(EXAMPLES / "scanner.s")]
-    assert still[-2:] == ["-o", str(tmp_path / "scanner.png")] and "--rt" not in still
-    obj = still[still.index("--obj") + 1]
-    assert Path(obj).is_file() and Path(still[still.index("--texture") + 1]).is_file()
-    assert movie[-2:] == ["-o", str(tmp_path / "scanner.gif")]
-    assert movie[movie.index("--frames") + 1] == "24" and movie[movie.index("--fps") + 1] == "12.0"
-    commands.clear()
-    GALLERY.render_example("theia", EXAMPLES / "depth.s", tmp_path)
-    assert len(commands) == 1 and "--frames" not in commands[0]
-
-
-def test_gallery_keeps_the_tpp_commands(monkeypatch, tmp_path):
-    commands = []
-    monkeypatch.setattr(GALLERY, "shaderkit", lambda *arguments: commands.append(list(arguments)))
-    source = ROOT / "examples" / "tpp" / "plasma.s"
-    GALLERY.render_example("tpp", source, tmp_path)
-    assert commands == [
-        ["run", "-m", "tpp", str(source), "--rt", "1", "-o", str(tmp_path / "plasma.png")],
-        ["run", "-m", "tpp", str(source), "--frames", "64", "--fps", "20.0", "--no-progress",
-         "-o", str(tmp_path / "plasma.gif")],
-    ]
-
-
-def test_gallery_header_arguments_are_split_like_a_shell(tmp_path):
-    source = tmp_path / "x.s"
-    source.write_text("// demo: frames=3 fps=7.5 args: --obj 'my model.obj' --camera 1,2,3\n", encoding="utf-8")
-    frames, fps, arguments = GALLERY.demo_settings(source)
-    assert (frames, fps) == (3, 7.5)
-    assert arguments == ["--obj", str(tmp_path / "my model.obj"), "--camera", "1,2,3"]
-    plain = tmp_path / "y.s"
-    plain.write_text("// demo: frames=1 fps=20\n", encoding="utf-8")
-    assert GALLERY.demo_settings(plain) == (1, 20.0, [])

@@ -21,7 +21,7 @@ PROGRAMS = sorted(EXAMPLES.glob("*.s"))
 REV = "B"
 MAX_USER_INSTRUCTIONS = 18  # the standard flasher's limit (slots 0-17)
 
-DEMO_LINE = re.compile(r"^//\s*demo:\s*frames=(\d+)\s+fps=(\d+)\s*$")
+DEMO_LINE = re.compile(r"^//\s*demo:\s*frames=(\d+)\s+fps=(\d+)(?:\s+still:\s*--rt\s+\d+)?\s*$")
 MODEL_LINE = re.compile(r"^//\s*model:\s*(well-behaved|stateful)\b")
 ROM_OPS = ("FH", "HSD", "TT", "Credits", "FlagP", "ESE")
 
