@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) tests/system_check.py
 	$(PY) -m pytest -q -n 2
+
+# docs/<isa>.md are generated from the descriptions, semantics docstrings and reference.md prose.
+docs: $(STAMP)
+	$(PY) -m shaderkit.isa.docs --write docs
 
 bench: $(STAMP)
 	$(VENV)/bin/shaderkit bench -m tpp
