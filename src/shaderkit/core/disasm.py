@@ -4,11 +4,14 @@ Every word is shown: what no form decodes becomes a ``.word`` line whose comment
 why. Addresses and the raw words go into a trailing comment, so a listing with
 addresses is still valid assembler input and round-trips to the same words. Jump
 targets inside the listing get labels (``L_800f:``) and jumps name them.
+
+Any words decode, so the driver also helps an ISA say when words do not look like one
+of its programs at all (``disasm`` of another processor's image).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .spec import Description, Instruction
 
@@ -67,3 +70,30 @@ def listing(description: Description, instructions: Sequence[Instruction], *, ad
 def warnings(instructions: Sequence[Instruction]) -> list[str]:
     """One line per word that decoded to data, for the user's attention."""
     return [f"0x{i.address:x}: {i.note}" for i in instructions if i.is_data and i.note]
+
+
+def foreign_words(instructions: Sequence[Instruction],
+                  is_foreign: Callable[[Instruction], bool] = lambda instruction: instruction.is_data,
+                  what: str = "instructions") -> str:
+    """"17 of 20 words are not instructions" (``what``) when more than half are foreign, else ''.
+
+    Any word sequence decodes (data items stand for what is not code), so only the share
+    of words that are no instruction tells a program from other bytes.
+    """
+    total = sum(len(instruction.words) for instruction in instructions)
+    foreign = sum(len(instruction.words) for instruction in instructions if is_foreign(instruction))
+    return f"{foreign} of {total} words are not {what}" if 2 * foreign > total else ""
+
+
+def plausibility_warnings(processor: str, reasons: Sequence[str], instructions: Sequence[Instruction]) -> list[str]:
+    """Warnings for a disassembly: one line naming every reason the words do not look
+    like a ``processor`` program, or, for a plausible one, a line per word that is data.
+
+    An implausible image gets no per-word lines: each is in the listing already, and a
+    hundred of them would bury the one line that names the likely cause.
+    """
+    reasons = [reason for reason in reasons if reason]
+    if reasons:
+        return [f"does not look like a {processor} program: {'; '.join(reasons)}; "
+                "is it another processor's program?"]
+    return warnings(instructions)

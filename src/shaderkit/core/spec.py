@@ -26,6 +26,7 @@ from functools import cached_property, reduce
 from .bits import BitField, combine_words, split_words
 from .diagnostics import SourceError
 from .expr import evaluate
+from .suggest import did_you_mean
 
 # --------------------------------------------------------------------------------------
 # Operand kinds: how one field value reads and prints
@@ -60,6 +61,28 @@ class OperandKind:
         """Regular expression for this operand inside a token (used for mnemonic suffixes)."""
         return r".+?"
 
+    def spellings(self) -> tuple[str, ...]:
+        """The names this kind reads (register names, modifiers): candidates for "did you mean"."""
+        return ()
+
+
+_NAME = re.compile(r"[A-Za-z_.$][\w.$]*\Z")
+
+
+def suggest_for_undefined(error: SourceError, text: str, context: ParseContext,
+                          names: Sequence[str] = ()) -> SourceError:
+    """``error`` with a "did you mean" added when it points at an undefined name in ``text``.
+
+    The candidates are ``names`` and the symbols defined so far; the error is returned
+    unchanged when the name it points at is defined (the problem is elsewhere) or
+    nothing is close.
+    """
+    word = text[error.col - 1:error.col - 1 + error.length]
+    if not _NAME.match(word) or context.lookup(word) is not None:
+        return error
+    hint = did_you_mean(word, [*names, *context.symbols])
+    return SourceError(error.message + hint, error.col, error.length) if hint else error
+
 
 @dataclass(frozen=True)
 class Registers(OperandKind):
@@ -80,12 +103,21 @@ class Registers(OperandKind):
 
     def parse(self, text: str, context: ParseContext) -> int:
         number = self._lookup.get(self._key(text.strip()))
-        if number is None and self.unnamed is not None:
-            return self.unnamed.parse(text, context)
-        if number is None:
-            expected = ", ".join(names[0] for names in self.names.values())
-            raise SourceError(f"unknown register '{text.strip()}' (expected one of {expected})", 1, len(text))
-        return number
+        if number is not None:
+            return number
+        if self.unnamed is not None:
+            try:
+                return self.unnamed.parse(text, context)
+            except SourceError as error:
+                raise suggest_for_undefined(error, text, context, self.spellings()) from None
+        hint = did_you_mean(text.strip(), self.spellings())
+        # A near miss is worth more than the whole list; without one, the list helps.
+        if not hint:
+            hint = f" (expected one of {', '.join(names[0] for names in self.names.values())})"
+        raise SourceError(f"unknown register '{text.strip()}'{hint}", 1, len(text))
+
+    def spellings(self) -> tuple[str, ...]:
+        return tuple(name for names in self.names.values() for name in names)
 
     def format(self, value: int) -> str:
         if value not in self.names and self.unnamed is not None:
@@ -112,6 +144,7 @@ class Immediate(OperandKind):
         try:
             return evaluate(body, context.lookup)
         except SourceError as error:
+            error = suggest_for_undefined(error, body, context)
             raise SourceError(error.message, error.col + len(self.prefix), error.length) from None
 
     def format(self, value: int) -> str:
@@ -136,8 +169,13 @@ class Choice(OperandKind):
         for value, name in self.names.items():
             if name == text or (not self.case_sensitive and name.upper() == text.upper()):
                 return value
-        expected = ", ".join(name for name in self.names.values() if name)
-        raise SourceError(f"unknown modifier '{text}' (expected one of {expected})", 1, len(text))
+        hint = did_you_mean(text, self.spellings())
+        if not hint:
+            hint = f" (expected one of {', '.join(self.spellings())})"
+        raise SourceError(f"unknown modifier '{text}'{hint}", 1, len(text))
+
+    def spellings(self) -> tuple[str, ...]:
+        return tuple(name for name in self.names.values() if name)
 
     def format(self, value: int) -> str:
         return self.names[value]
@@ -264,6 +302,8 @@ class Description:
     ``annotate(instruction, value)`` an optional remark on a decoded one.
     ``trailing_modifier`` names a mnemonic placeholder that may instead be written as
     an extra last token (TPP's datasheet form ``ADD R0 RT LT``).
+    ``unavailable`` lists forms of related revisions that this one lacks, each with the
+    reason the parser gives when one is used (``"is rev B only"``).
     """
 
     def __init__(self, name: str, *, word_bits: int, fields: Mapping[str, BitField],
@@ -271,6 +311,7 @@ class Description:
                  words_per_instruction: int = 1, first_word_most_significant: bool = True,
                  operand_separator: str = r"\s+", case_sensitive: bool = False,
                  trailing_modifier: str | None = None, lenient_operand_count: bool = False,
+                 unavailable: Sequence[tuple[Form, str]] = (),
                  describe_unknown: Callable[[int], str] | None = None,
                  annotate: Callable[[Instruction, int], str] | None = None):
         self.name = name
@@ -291,6 +332,7 @@ class Description:
         # A remark about a cleanly decoded instruction (e.g. a revision that executes it differently).
         self.annotate = annotate or (lambda instruction, value: "")
         self._compiled = [self._compile(f) for f in self.forms]
+        self._unavailable = [(self._compile(f), reason) for f, reason in unavailable]
         self._check_unambiguous()
         self._buckets = self._bucket_by_common_bits()
 
@@ -415,7 +457,7 @@ class Description:
             return self._parse_data(tokens[1:], context)
         candidates = [(c, m) for c in self._compiled if (m := c.mnemonic_regex.match(head))]
         if not candidates:
-            raise SourceError(f"unknown instruction '{head}'", head_column, len(head))
+            raise self._unknown_mnemonic(head, head_column)
         first_error: SourceError | None = None
         for compiled, match in candidates:
             try:
@@ -424,16 +466,67 @@ class Description:
                 first_error = first_error or error
         raise first_error
 
+    def _unknown_mnemonic(self, head: str, column: int) -> SourceError:
+        for compiled, reason in self._unavailable:
+            if compiled.mnemonic_regex.match(head):
+                return SourceError(f"'{compiled.form.mnemonic}' {reason}", column, len(head))
+        # Bare mnemonics listed first win ties: ADX suggests ADD rather than ADDEQ.
+        hint = did_you_mean(head, [DATA, *(c.form.mnemonic for c in self._compiled), *self._spelled_mnemonics])
+        return SourceError(f"unknown instruction '{head}'{hint}", column, len(head))
+
+    @cached_property
+    def _spelled_mnemonics(self) -> list[str]:
+        """Every way a mnemonic token can be written, modifiers such as ``ADDLT`` included."""
+        spelled = []
+        for compiled in self._compiled:
+            heads = [""]
+            for piece in re.split(r"(\{\w+\??\})", compiled.form.template.split()[0]):
+                placeholder = _PLACEHOLDER.fullmatch(piece)
+                options = ("", *self.operands[placeholder.group(1)].kind.spellings()) if placeholder else (piece,)
+                heads = [head + option for head in heads for option in options]
+            spelled.extend(heads)
+        return spelled
+
+    def _parses_as(self, name: str, text: str, context: ParseContext) -> bool:
+        try:
+            self.operands[name].kind.parse(text, context)
+        except SourceError:
+            return False
+        return True
+
+    def _takes_modifier_token(self, tokens: list[tuple[str, int]], templates: list[str],
+                              context: ParseContext) -> bool:
+        """Whether the last operand token is the trailing modifier (``ADD R0 RT LT``).
+
+        With one token more than the template it is, unless it reads as no modifier but as
+        some other operand (``ADD R0 R1 R2``: an operand too many). With exactly as many
+        tokens, a modifier name that cannot be the last operand means one is missing
+        (``ADD R0 LT``).
+        """
+        trailing = self.trailing_modifier
+        if not tokens or len(tokens) not in (len(templates), len(templates) + 1):
+            return False
+        text = tokens[-1][0]
+        if self._parses_as(trailing, text, context):
+            if len(tokens) == len(templates) + 1:
+                return True
+            last = _PLACEHOLDER.fullmatch(templates[-1])
+            return last is not None and not self._parses_as(last.group(1), text, context)
+        if len(tokens) == len(templates):
+            return False
+        others = {name for name in self.operands if name != trailing}
+        return not any(self._parses_as(name, text, context) for name in others)
+
     def _parse_with(self, compiled: _CompiledForm, match: re.Match[str],
                     tokens: list[tuple[str, int]], context: ParseContext) -> Instruction:
         declared = compiled.form
-        head, head_column = tokens[0]
+        head = tokens[0][0]
         values = {name: self.operands[name].kind.parse(text, context)
                   for name, text in match.groupdict().items()}
         operand_tokens = tokens[1:]
         templates = [t for t, _ in split_operands(declared.operand_text, self.operand_separator)]
         trailing = self.trailing_modifier
-        if trailing in values and len(operand_tokens) == len(templates) + 1:
+        if trailing in values and self._takes_modifier_token(operand_tokens, templates, context):
             text, column = operand_tokens.pop()
             kind = self.operands[trailing].kind
             if values[trailing] != getattr(kind, "default", None):
@@ -446,13 +539,7 @@ class Description:
             operand_tokens = operand_tokens[:len(templates)]
             required = 0
         if not required <= len(operand_tokens) <= len(templates):
-            # Operand names without the template's braces: "ADD rd rs".
-            expected = " ".join([declared.mnemonic, *(_PLACEHOLDER.sub(r"\1", t) for t in templates)])
-            column = operand_tokens[len(templates)][1] if len(operand_tokens) > len(templates) else head_column
-            count = f"{required} to {len(templates)}" if required != len(templates) else str(len(templates))
-            raise SourceError(f"'{declared.mnemonic}' takes {count} operand"
-                              f"{'' if len(templates) == 1 else 's'} ({expected}), "
-                              f"got {len(operand_tokens)}", column)
+            raise self._operand_count_error(declared, templates, required, operand_tokens, tokens[0])
         for position, template in enumerate(templates):
             name = _PLACEHOLDER.fullmatch(template)
             if name is None:
@@ -464,6 +551,22 @@ class Description:
                 values[name.group(1)] = 0
         ordered = tuple((name, values[name]) for name in declared.placeholders)
         return Instruction(declared.mnemonic, ordered, declared, declared.template)
+
+    def _operand_count_error(self, declared: Form, templates: list[str], required: int,
+                             operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> SourceError:
+        """"'ADD' takes 2 operands (ADD rd rs), got 3", at the first extra operand if any."""
+        count = f"{required} to {len(templates)}" if required != len(templates) else str(len(templates))
+        if templates:
+            # Operand names without the template's braces: "ADD rd rs".
+            expected = " ".join([declared.mnemonic, *(_PLACEHOLDER.sub(r"\1", t) for t in templates)])
+            takes = f"{count} operand{'' if count == '1' else 's'} ({expected})"
+        else:
+            takes = "no operands"
+        if len(operand_tokens) > len(templates):
+            column, length = operand_tokens[len(templates)][1], len(operand_tokens[len(templates)][0])
+        else:
+            column, length = head[1], len(head[0])
+        return SourceError(f"'{declared.mnemonic}' takes {takes}, got {len(operand_tokens)}", column, length)
 
     def _parse_operand(self, name: str, text: str, column: int, context: ParseContext) -> int:
         operand = self.operands[name]

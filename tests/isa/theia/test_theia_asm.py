@@ -122,7 +122,8 @@ def test_upstream_quirks_are_diagnosed_as_warnings():
     program = THEIA.assemble("ADD R1 R2 R3 // note: this line\nRETURN RT_TRUE VOID VOID EXTRA\n", "q.s")
     messages = [warning.message for warning in program.program.warnings]
     assert any("containing ':'" in message for message in messages)
-    assert "operand 'VOID' is ignored" in messages and "operand 'EXTRA' is ignored" in messages
+    assert "operand 'VOID' is ignored: RETURN takes 1 operand (RETURN result)" in messages
+    assert "operand 'EXTRA' is ignored: RETURN takes 1 operand (RETURN result)" in messages
     assert program.words == [0x0001_0047_0048_0049, 0x0040_0000_0000_0001]
 
 

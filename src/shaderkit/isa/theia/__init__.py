@@ -25,11 +25,13 @@ from dataclasses import dataclass, replace
 from ...core.asm import Assembler, Program
 from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
-from ...core.disasm import disassemble, jump_labels, listing, warnings
+from ...core.disasm import disassemble, foreign_words, jump_labels, listing, plausibility_warnings
 from ...core.spec import Instruction, ParseContext, split_operands, split_statement
 from . import image as images
-from .registers import ENTRY_LABEL_PREFIX, ROUTINES, UPSTREAM_ENTRY_ADDRESSES, USER_CODE_START, RAM_BIT
-from .spec import description
+from .registers import (DATA_ROWS, ENTRY_LABEL_PREFIX, ENTRY_TABLE_SIZE, RAM_BIT, ROUTINES,
+                        UPSTREAM_ENTRY_ADDRESSES, USER_CODE_START)
+from .microcode import UNUSED_ROM_WORD
+from .spec import DATA_ADDRESSES, description
 
 
 @dataclass
@@ -101,10 +103,16 @@ class Theia(DescribedIsa):
             if instruction.is_data:
                 continue
             tokens = split_statement(statement.text, separator)
-            expected = len(split_operands(instruction.form.operand_text, separator))
-            for text, column in tokens[1 + expected:]:
-                warning = program.diagnostic(index, f"operand '{text}' is ignored", "warning")
+            templates = [text for text, _ in split_operands(instruction.form.operand_text, separator)]
+            for text, column in tokens[1 + len(templates):]:
+                message = f"operand '{text}' is ignored: {_takes(instruction.mnemonic, templates)}"
+                warning = program.diagnostic(index, message, "warning")
                 program.warnings.append(replace(warning, col=statement.column + column - 1, length=len(text)))
+            if instruction.mnemonic != "NOP":  # NOP reads none of its operands
+                missing = [text for text in templates[len(tokens) - 1:] if not text.endswith("?}")]
+                if missing:
+                    program.warnings.append(program.diagnostic(
+                        index, _missing_operands(statement.text, instruction.mnemonic, missing), "warning"))
 
     # -- disassembly ------------------------------------------------------------------------
 
@@ -139,7 +147,17 @@ class Theia(DescribedIsa):
         return "\n".join(header) + ("\n" if header else "") + body
 
     def disassembly_warnings(self, words: Sequence[int]) -> list[str]:
-        return warnings(self.decode_image(words)[1])
+        entries, instructions = self.decode_image(words)
+        reasons = [foreign_words(instructions, _is_foreign, "V1 instructions")]
+        if entries is None:
+            reasons.append(f"no entry table (the first {ENTRY_TABLE_SIZE} words are not 16-bit code addresses)")
+        else:
+            end = RAM_BIT + len(words)
+            outside = [routine for routine, address in entries.items() if address & RAM_BIT and address > end]
+            if outside:
+                reasons.append(f"the entry table points past the program's end 0x{end:04x} "
+                               f"({', '.join(outside)})")
+        return plausibility_warnings("THEIA", reasons, instructions)
 
     def detect_format(self, data: bytes, path: str) -> str | None:
         """``Instructions.mem``-style files (a count, then ``HHHHHHHH LLLLLLLL`` lines) are ``imem``."""
@@ -173,6 +191,41 @@ class Theia(DescribedIsa):
         """The reference manual (``docs/theia.md``, ``shaderkit doc -m theia``)."""
         from .docs import documentation
         return documentation()
+
+
+def _is_foreign(instruction: Instruction) -> bool:
+    """A word that is no V1 instruction, or one that names data no THEIA memory has.
+
+    The upstream ROM's filler words are part of real images and do not count.
+    """
+    if instruction.is_data:
+        return instruction.words != (UNUSED_ROM_WORD,)
+    return any(description().operands[name].kind is DATA_ADDRESSES and value >= DATA_ROWS
+               for name, value in instruction.values)
+
+
+def _operand_name(template: str) -> str:
+    return template.strip("{?}")
+
+
+def _takes(mnemonic: str, templates: Sequence[str]) -> str:
+    """"ADD takes 3 operands (ADD dst s1 s2)"; optional operands in brackets."""
+    required = sum(not template.endswith("?}") for template in templates)
+    count = f"{'at most ' if required < len(templates) else ''}{len(templates)} " \
+            f"operand{'' if len(templates) == 1 else 's'}"
+    shown = [f"[{_operand_name(t)}]" if t.endswith("?}") else _operand_name(t) for t in templates]
+    return f"{mnemonic} takes {count} ({' '.join([mnemonic, *shown])})"
+
+
+def _missing_operands(statement: str, mnemonic: str, missing: Sequence[str]) -> str:
+    """Why leaving an operand out matters: upstream accepts it (as 0), but it is rarely meant."""
+    operands = [description().operands[_operand_name(template)] for template in missing]
+    titles = [operand.title or operand.field for operand in operands]
+    listed = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} or {titles[-1]}"
+    value = "VOID (address 0)" if all(operand.kind is DATA_ADDRESSES for operand in operands) else "zero"
+    completed = " ".join([statement, *(operand.kind.format(0) for operand in operands)])
+    return (f"{mnemonic} has no {listed}: {'it assembles' if len(titles) == 1 else 'they assemble'} "
+            f"as {value}; write '{completed}' if that is meant")
 
 
 def make_isa(complete_isa: bool = False, **_ignored) -> Theia:

@@ -19,7 +19,8 @@ from functools import cache
 from ...core.bits import bits
 from ...core.diagnostics import SourceError
 from ...core.expr import evaluate
-from ...core.spec import CodeAddress, Description, Immediate, Operand, OperandKind, ParseContext, Registers, form
+from ...core.spec import (CodeAddress, Description, Immediate, Operand, OperandKind, ParseContext, Registers, form,
+                          suggest_for_undefined)
 from . import opcodes
 from .fixedpoint import WORD_MASK, to_fixed
 from .registers import ADDRESS_NAMES, SWIZZLES
@@ -63,13 +64,19 @@ class Word32(OperandKind):
         if text.startswith("SWIZZLE_"):
             raise SourceError(f"unknown swizzle '{text}' (upstream theia_compile silently encodes 0; "
                               f"known: {', '.join(SWIZZLES)})", 1, len(text))
-        value = evaluate(text, context.lookup)
+        try:
+            value = evaluate(text, context.lookup)
+        except SourceError as error:
+            raise suggest_for_undefined(error, text, context, self.spellings()) from None
         if not -(1 << 31) <= value <= WORD_MASK:
             raise SourceError(f"{value} does not fit in a 32-bit word", 1, len(text))
         return value & WORD_MASK
 
     def format(self, value: int) -> str:
         return dict(self.names).get(value, f"32'h{value:x}")
+
+    def spellings(self) -> tuple[str, ...]:
+        return tuple(name for _, name in self.names)
 
 
 @dataclass(frozen=True)
@@ -83,7 +90,10 @@ class ReturnValue(OperandKind):
             return 1
         if text == "RT_FALSE":
             return 0
-        value = Immediate().parse(text, context)
+        try:
+            value = Immediate().parse(text, context)
+        except SourceError as error:
+            raise suggest_for_undefined(error, text, context, self.spellings()) from None
         if not 0 <= value < 1 << 48:
             raise SourceError(f"{value} does not fit in DST and IMM (48 bits)", 1, len(text))
         return value
@@ -91,18 +101,21 @@ class ReturnValue(OperandKind):
     def format(self, value: int) -> str:
         return {0: "RT_FALSE", 1: "RT_TRUE"}.get(value, f"0x{value:x}")
 
+    def spellings(self) -> tuple[str, ...]:
+        return ("RT_TRUE", "RT_FALSE")
+
 
 DATA_ADDRESSES = Registers(ADDRESS_NAMES, case_sensitive=True, unnamed=Immediate(radix=16))
 JUMP_TARGET = CodeAddress(radix=16)
 
 OPERANDS = {
-    "dst": Operand("dst", DATA_ADDRESSES),
-    "s1": Operand("s1", DATA_ADDRESSES),
-    "s2": Operand("s2", DATA_ADDRESSES),
+    "dst": Operand("dst", DATA_ADDRESSES, title="destination"),
+    "s1": Operand("s1", DATA_ADDRESSES, title="first source"),
+    "s2": Operand("s2", DATA_ADDRESSES, title="second source"),
     "target": Operand("dst", JUMP_TARGET, title="jump target"),
-    "imm": Operand("imm", Word32()),
-    "swizzle": Operand("imm", Word32(tuple((code, name) for name, code in SWIZZLES.items()))),
-    "result": Operand("dst_imm", ReturnValue()),
+    "imm": Operand("imm", Word32(), title="immediate"),
+    "swizzle": Operand("imm", Word32(tuple((code, name) for name, code in SWIZZLES.items())), title="swizzle code"),
+    "result": Operand("dst_imm", ReturnValue(), title="return value"),
 }
 
 _SOURCES = {"ab": "{s1} {s2}", "a": "{s1} {s2?}", "": "{s1?} {s2?}"}

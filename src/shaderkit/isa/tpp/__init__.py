@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from ...core.asm import Assembler, Program
 from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
-from ...core.disasm import disassemble, listing, warnings
+from ...core.disasm import disassemble, foreign_words, listing, plausibility_warnings
 from ...core.spec import Instruction, ParseContext
 from . import uart
-from .opcodes import DEFAULT_REVISION, REVISIONS
+from .opcodes import DEFAULT_REVISION, REVISIONS, ROM_OPCODES
 from .spec import SPECIAL_WRITES, description, rev_a_out_note
 
 SLOTS = 20
@@ -120,7 +120,19 @@ class TinyPixelProcessor(DescribedIsa):
         return disassemble(self.description, list(words))
 
     def disassembly_warnings(self, words: Sequence[int]) -> list[str]:
-        return warnings(self.decode_all(words))
+        instructions = self.decode_all(words)
+        reasons = []
+        if len(words) not in (USER_SLOTS, SLOTS):
+            reasons.append(f"{len(words)} words, where a TPP image has {SLOTS}")
+        elif len(words) == SLOTS and words[-1] != SLOT19_WORD:
+            reasons.append(f"slot 19 holds 0x{words[-1]:04x}, where every TPP image has OUT R0 (0x{SLOT19_WORD:04x})")
+        reasons.append(foreign_words(instructions, self._is_foreign))
+        return plausibility_warnings("TPP", reasons, instructions)
+
+    def _is_foreign(self, instruction: Instruction) -> bool:
+        """Data that is no TPP instruction; rev B's ROM ops count as instructions on rev A too."""
+        rom_op_on_rev_a = self.rev == "A" and instruction.words[0] >> 11 in ROM_OPCODES
+        return instruction.is_data and not rom_op_on_rev_a
 
     # -- running --------------------------------------------------------------------------
 

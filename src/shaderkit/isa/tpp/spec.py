@@ -68,14 +68,24 @@ def describe_unknown(rev: str):
     return describe
 
 
+ROM_OPS_ON_REV_A = "is rev B only (rev A has no ROM ops)"
+
+
 @cache
 def description(rev: str) -> Description:
     syntax = dict(SYNTAX, OUT="{rs}")
-    forms = [form(f"{name}{{cond}} {syntax[name]}".strip(), op=opcode)
-             for opcode, name in sorted(decoded_mnemonics(rev).items())]
+
+    def declared(name: str, opcode: int):
+        return form(f"{name}{{cond}} {syntax[name]}".strip(), op=opcode)
+
+    decoded = decoded_mnemonics(rev)
+    forms = [declared(name, opcode) for opcode, name in sorted(decoded.items())]
+    # So that rev A names the reason for a ROM op rather than calling it unknown.
+    missing = [(declared(name, opcode), ROM_OPS_ON_REV_A)
+               for name, opcode in OPCODES.items() if opcode not in decoded]
     return Description(
         f"tpp-rev{rev}", word_bits=16, fields=FIELDS, operands=OPERANDS, forms=forms,
-        trailing_modifier="cond", describe_unknown=describe_unknown(rev),
+        trailing_modifier="cond", unavailable=missing, describe_unknown=describe_unknown(rev),
         annotate=rev_a_out_note if rev == "A" else None)
 
 
