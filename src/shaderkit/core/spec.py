@@ -14,6 +14,10 @@ the decoder reports words that set them.
 Decoding is total: a word no form accepts, or one that sets bits its form ignores,
 decodes to a *data* item (``.word 0x…``) whose note says what it is, so the
 disassembly always re-assembles to the same words.
+
+Parse errors name the mistake the way a user would: an operand count ("'ADD' takes 2
+operands"), a form another revision has ("is rev B only"), and for an unknown
+mnemonic, register or symbol the nearest known name ("did you mean ADD?").
 """
 
 from __future__ import annotations

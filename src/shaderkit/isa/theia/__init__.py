@@ -13,6 +13,11 @@ Assembly choices (README has the user's view):
 * Upstream quirks are diagnosed, not copied: a line holding an instruction and a
   ``:`` (e.g. in its comment) gets a warning (upstream drops such a line), extra
   tokens are ignored with a warning, an unknown ``SWIZZLE_*`` name is an error.
+* An operand left out assembles as upstream's does (VOID, address 0, or zero), with a
+  warning unless the mnemonic ignores it (``COPY OREG_PIXEL_COLOR`` warns,
+  ``MAG R1 CREG_TEXTURE_COLOR`` and ``JMP LABEL`` do not).
+* ``disassembly_warnings`` says in one line when words do not look like a THEIA image
+  (mostly no V1 instructions, no entry table, entries past the end).
 * ``ENTRYPOINT_ADRR_<ROUTINE>`` may be a label (upstream) or a constant
   (``ENTRYPOINT_ADRR_PSU = 0x10``, to point a routine anywhere, ROM included).
 """

@@ -19,6 +19,8 @@ Choices where the spec leaves room (documented in the README too):
   is ``OUT R0``, the fixed contents of slot 19.
 * A disassembly listing of words that write RX/RY/RT/RR starts with an
   ``.allow special-writes`` line, so every listing re-assembles to the same words.
+* ``disassembly_warnings`` says in one line when words do not look like a TPP image
+  (not 20 words, slot 19 not ``OUT R0``, mostly undecodable words).
 """
 
 from __future__ import annotations
