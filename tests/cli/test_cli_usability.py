@@ -127,3 +127,17 @@ def test_a_missing_file_has_one_wording_everywhere(tmp_path):
                        "--mesh", f"{missing}.obj", "-o", tmp_path / "x.png")):
         result = invoke(*arguments)
         assert_one_line_error(result, ": no such file")
+
+
+def test_missing_textures_scenes_and_includes_use_the_same_words(tmp_path):
+    include = tmp_path / "include.s"
+    include.write_text('.include "absent.s"\n')
+    assert "cannot include 'absent.s': no such file" in invoke("asm", "-m", "tpp", include).stderr
+    cube = ROOT / "examples" / "theia" / "models" / "cube.obj"
+    textured = ROOT / "examples" / "rsx" / "textured.fp"
+    for arguments in (("run", "-m", "theia", "--obj", cube, "--texture", tmp_path / "absent.png", "-o", tmp_path / "x.png"),
+                      ("run", "-m", "rsx", "--fp", textured, "--mesh", cube, "--texture", f"0={tmp_path / 'absent.png'}",
+                       "-o", tmp_path / "x.png")):
+        assert_one_line_error(invoke(*arguments), "absent.png: no such file")
+    assert_one_line_error(invoke("run", "-m", "theia", "--scene", tmp_path / "absent", "-o", tmp_path / "x.png"),
+                          "absent: no such scene folder")

@@ -142,7 +142,9 @@ class Assembler:
             try:
                 included = reader(path)
             except (OSError, UnicodeDecodeError) as error:
-                reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+                # The same wording as core.fileio.read_file_bytes for a missing input file.
+                reason = ("no such file" if isinstance(error, FileNotFoundError) else
+                          error.strerror if isinstance(error, OSError) and error.strerror else str(error))
                 errors.append(self._diagnostic(line, column, f"cannot include '{argument[1:-1]}': {reason}", len(argument)))
                 continue
             lines.extend(self._expand(included, str(path), reader, errors, depth + 1, including))

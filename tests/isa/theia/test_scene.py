@@ -286,7 +286,7 @@ EXAMPLE1_ROWS = [
 
 
 def test_scene_directory_missing(tmp_path):
-    assert "scene directory not found" in _load_error(tmp_path / "nowhere")
+    assert "no such scene folder" in _load_error(tmp_path / "nowhere")
 
 
 @pytest.mark.parametrize("name", ["Params.mem", "Vertex.mem", "Creg.mem"])

@@ -73,6 +73,8 @@ def load_texture(path: str | os.PathLike, filter: str = "linear", wrap: str = "r
     try:
         with Image.open(path) as image:
             rgba = np.asarray(image.convert("RGBA"), dtype=np.float32) / np.float32(255.0)
+    except FileNotFoundError:
+        raise InputError(f"{os.fspath(path)}: no such file") from None
     # Pillow's decoders report corrupt data with many exception types (OSError, SyntaxError,
     # struct.error, DecompressionBombError ...); all of them mean "not a usable image".
     except Exception as error:  # noqa: BLE001

@@ -168,7 +168,7 @@ def load_scene(directory: str | Path) -> Scene:
     """
     folder = Path(directory)
     if not folder.is_dir():
-        raise InputError(f"{folder}: scene directory not found")
+        raise InputError(f"{folder}: no such scene folder")
     notes: list[str] = []
     config, cores, lights, layout = _parse_params(_read_mem_file(folder / PARAMS_FILE), folder / PARAMS_FILE, notes)
     vertex_memory = _check_vertex_memory(_read_mem_file(folder / VERTEX_FILE), folder / VERTEX_FILE, notes)
