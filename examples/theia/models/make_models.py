@@ -6,7 +6,8 @@
 meshes that are easier to compute than to type:
 
 * ``globe.obj``   a UV sphere, 12 slices × 8 stacks = 168 triangles. Texture
-  coordinates are longitude (u, 0..1 around the Y axis, the seam duplicated) and
+  coordinates are longitude (u, 0..1 around the Y axis; the seam's points are shared, its u is 0 on one
+  side and 1 on the other) and
   latitude (v, 0 at the south pole, 1 at the north pole).
 * ``terrain.obj`` a 10×10 height field = 200 triangles over x, z ∈ [-1, 1]: two
   round hills on a rippled plain, Y up; (u, v) = (x, z) mapped to 0..1.
@@ -41,26 +42,35 @@ def _write(name: str, header: list[str], vertices, texcoords, faces) -> None:
 
 
 def globe(slices: int = 12, stacks: int = 8) -> None:
+    # One position per point of the sphere (a single vertex at each pole, the seam column
+    # shared), texture coordinates per corner: smooth normals computed from the faces then
+    # run across the seam, and the seam's two u values (0 and 1) still meet there.
     vertices, texcoords, faces = [], [], []
-    index = {}
+    position, texcoord = {}, {}
     for stack in range(stacks + 1):
         latitude = -math.pi / 2 + math.pi * stack / stacks   # south pole (y = -1) first
-        for slice_ in range(slices + 1):                     # slice == slices duplicates the seam
+        for slice_ in range(slices + 1):                     # slice == slices: the seam's u = 1
             longitude = 2 * math.pi * slice_ / slices
             # Counter-clockwise seen from +Y, so u grows eastwards seen from outside.
-            x = math.cos(latitude) * math.sin(longitude)
-            z = math.cos(latitude) * math.cos(longitude)
-            index[stack, slice_] = len(vertices)
-            vertices.append((x, math.sin(latitude), z))
+            point = (0 if stack in (0, stacks) else slice_ % slices, stack)
+            if point not in position:
+                position[point] = len(vertices)
+                vertices.append((math.cos(latitude) * math.sin(longitude), math.sin(latitude),
+                                 math.cos(latitude) * math.cos(longitude)))
+            texcoord[stack, slice_] = len(texcoords)
             texcoords.append((slice_ / slices, stack / stacks))
+
+    def corner(stack: int, slice_: int) -> tuple[int, int]:
+        return position[0 if stack in (0, stacks) else slice_ % slices, stack], texcoord[stack, slice_]
+
     for stack in range(stacks):
         for slice_ in range(slices):
-            a, b = index[stack, slice_], index[stack, slice_ + 1]
-            c, d = index[stack + 1, slice_ + 1], index[stack + 1, slice_]
+            a, b = corner(stack, slice_), corner(stack, slice_ + 1)
+            c, d = corner(stack + 1, slice_ + 1), corner(stack + 1, slice_)
             if stack > 0:                 # at the south pole a and b coincide
-                faces.append(((a, a), (b, b), (c, c)))
+                faces.append((a, b, c))
             if stack < stacks - 1:        # at the north pole c and d coincide
-                faces.append(((a, a), (c, c), (d, d)))
+                faces.append((a, c, d))
     _write("globe.obj", [
         f"UV sphere, radius 1, {slices} slices x {stacks} stacks, {len(faces)} triangles (Y up, faces",
         "counter-clockwise seen from outside). vt = (longitude, latitude) in 0..1.",
