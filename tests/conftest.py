@@ -9,6 +9,7 @@ failure, never a skip.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sysconfig
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 GOLDEN_ROOT = Path(__file__).resolve().parent / "golden"
+REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
 
 
 def golden_dir(*parts: str) -> Path:
@@ -24,6 +26,14 @@ def golden_dir(*parts: str) -> Path:
     if not path.exists():
         raise FileNotFoundError(f"golden data missing: {path} (it is part of the repository)")
     return path
+
+
+def load_gallery():
+    """``examples/gallery.py`` as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("gallery", REPOSITORY_ROOT / "examples" / "gallery.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

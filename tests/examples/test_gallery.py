@@ -10,7 +10,6 @@ it quotes, and is the same on every run.
 """
 
 import html
-import importlib.util
 import shlex
 import subprocess
 import sys
@@ -27,18 +26,12 @@ from shaderkit.cli import main as shaderkit_main
 from shaderkit.isa import get
 from shaderkit.isa.tpp.machine import animation_frames, rt_of_frame
 from shaderkit.isa.tpp.simple import SimpleModel
+from conftest import load_gallery
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load_gallery():
-    spec = importlib.util.spec_from_file_location("gallery", ROOT / "examples" / "gallery.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GALLERY = _load_gallery()
+GALLERY = load_gallery()
 PROGRAMS = GALLERY.example_programs()
 PROGRAM_IDS = [f"{machine}/{source.stem}" for machine, source in PROGRAMS]
 # A still shows its example when its dominant colour leaves room for the picture and, for

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ import shaderkit.isa
 from shaderkit.isa.theia.command import build_scene
 from shaderkit.isa.theia.fixedpoint import to_fixed
 from shaderkit.isa.theia.registers import ADDRESSES
+from conftest import load_gallery
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "theia"
@@ -35,14 +35,7 @@ ONE = 1 << 17
 THEIA = shaderkit.isa.get("theia")
 
 
-def _load_gallery():
-    spec = importlib.util.spec_from_file_location("gallery", ROOT / "examples" / "gallery.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GALLERY = _load_gallery()
+GALLERY = load_gallery()
 
 
 def _scene_options(arguments: list[str]) -> dict:
