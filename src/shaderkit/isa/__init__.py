@@ -35,7 +35,7 @@ class Processor:
 _TPP_RUN = {"model", "rt", "frame", "divisor", "scale"}
 _THEIA_RUN = {"scene", "obj", "camera", "window", "resolution", "shader", "program_file", "registers",
               "cores", "stats", "complete_isa", "budget", "texture"}
-_RSX_ANY = {"texture", "filter", "wrap"}
+_RSX_ANY = {"texture", "filter", "wrap", "budget"}
 
 REGISTRY = {
     "tpp": Processor("shaderkit.isa.tpp", "Tiny Pixel Processor (TinyTapeout)",
