@@ -14,10 +14,10 @@ from pathlib import Path
 import click
 
 from . import isa as isas
-from .cli_machinery import ProcessorCommand, ShaderkitGroup, machine_option
+from .cli_machinery import ProcessorCommand, ShaderkitGroup, force_option, machine_option
 from .core import binfmt
 from .core.diagnostics import InputError
-from .core.fileio import read_file_bytes, write_bytes_atomic
+from .core.fileio import MAX_INPUT_BYTES, read_file_bytes, write_bytes_atomic
 
 SOURCE_SUFFIXES = (".s", ".asm", ".tpp", ".shdr")
 # Containers every ISA has, plus those only some ISAs have (checked when used).
@@ -37,7 +37,12 @@ def program_input(command):
 
 
 def read_input(path: str) -> bytes:
-    return sys.stdin.buffer.read() if path == "-" else read_file_bytes(path)
+    if path != "-":
+        return read_file_bytes(path)
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"standard input: more than the {MAX_INPUT_BYTES:,} bytes an input may have")
+    return data
 
 
 def print_warnings(warnings) -> None:
@@ -105,7 +110,7 @@ def write_output(output: str | None, data: bytes) -> None:
         try:
             write_bytes_atomic(output, data)
         except OSError as error:
-            raise InputError(f"cannot write '{output}': {error.strerror or error}") from None
+            raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
 
 
 @click.group(cls=ShaderkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -122,6 +127,7 @@ def main() -> None:
               help="Output container (imem: THEIA's upstream Instructions.mem).")
 @click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex output.")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
+@force_option
 def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, output: str | None) -> None:
     """Assemble SOURCE into a program image."""
     processor = isas.get(machine, rev=rev)
@@ -141,6 +147,7 @@ def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, o
 @click.option("--style", type=click.Choice(["rpcs3"]), default=None,
               help="RSX: a read-only listing in the RPCS3 style instead of assembly text.")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
+@force_option
 def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str | None, addresses: bool,
            style: str | None, output: str | None) -> None:
     """Disassemble BINARY into source that re-assembles to the same words."""
@@ -158,6 +165,7 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
 @click.option("-f", "--format", "fmt", default=None, type=click.Choice(("source", *ALL_FORMATS)),
               help="How BINARY is stored (default: source for assembly text, else detected).")
 @click.option("-o", "--output", default=None, help="Output .frag/.vert/.glsl file (default: standard output).")
+@force_option
 def decompile(machine: str, binary: str, fmt: str | None, output: str | None) -> None:
     """Decompile a shader program BINARY to GLSL 4.30 core."""
     processor = isas.get(machine)
@@ -210,6 +218,7 @@ def decompile(machine: str, binary: str, fmt: str | None, output: str | None) ->
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar for animations and long renders (default: only when stderr is a terminal).")
 @click.option("-o", "--output", default=None, help="Output .png, or .gif/.mp4 with --frames.")
+@force_option
 def run(machine: str, rev: str, program: str | None, input_format: str | None, output: str | None,
         **options) -> None:
     """Run a program and render a frame or an animation.
@@ -242,6 +251,7 @@ def run(machine: str, rev: str, program: str | None, input_format: str | None, o
 @click.option("--time-divisor", type=click.IntRange(0, 63), default=None, help="Also send the time divisor command.")
 @click.option("--dry-run", is_flag=True, help="Print the bytes instead of sending them.")
 @click.option("-o", "--output", default=None, help="Write the raw bytes to this file instead of sending them.")
+@force_option
 def flash(machine: str, rev: str, program: str | None, input_format: str | None, port: str | None,
           time_divisor: int | None, dry_run: bool, output: str | None) -> None:
     """Upload PROGRAM over UART (9600 8N1)."""

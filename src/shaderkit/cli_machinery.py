@@ -9,12 +9,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 
 import click
 
 from . import isa as isas
 from .core.diagnostics import EXIT_BAD_INPUT, InputError, ShaderkitError
+from .core.fileio import remove_temporaries_on_signals, replacing_read_only_files
 from .core.suggest import did_you_mean
 
 MACHINE_FLAGS = ("-m", "--machine")
@@ -34,8 +37,14 @@ class ShaderkitGroup(click.Group):
             ctx.exit(0)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        remove_temporaries_on_signals()
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except OSError as error:
+            # Standard output that cannot take what we print (a full disk, `> /dev/full`).
+            _silence_standard_output()
+            click.echo(f"shaderkit: error: cannot write the output: {error.strerror or error}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except click.UsageError as error:
             command = error.ctx.command_path if error.ctx is not None else (prog_name or "shaderkit")
             click.echo(f"{command}: error: {one_line(error.format_message())} (see '{command} --help')", err=True)
@@ -47,6 +56,15 @@ class ShaderkitGroup(click.Group):
             click.echo("shaderkit: aborted", err=True)
             sys.exit(130)
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def _silence_standard_output() -> None:
+    """Point standard output at /dev/null, so the interpreter's final flush of what could not
+    be written raises nothing more at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def one_line(text: str) -> str:
@@ -86,6 +104,10 @@ def _machine_in(args: list[str]) -> str | None:
         if arg.startswith("-m") and not arg.startswith("--") and len(arg) > 2:
             return arg[2:].lower()
     return None
+
+
+# Commands that write a file take --force; ProcessorCommand consumes it before the callback.
+force_option = click.option("--force", is_flag=True, help="Replace the output file even if it is read-only.")
 
 
 def option_flag(name: str) -> str:
@@ -129,7 +151,10 @@ class ProcessorCommand(click.Command):
             flags = ", ".join(option_flag(name) for name in misplaced)
             takers = sorted({owner for name in misplaced for owner in isas.option_owners(name)})
             raise InputError(f"{flags}: not an option for {machine} (only for {', '.join(takers)})")
-        return super().invoke(ctx)
+        if ctx.params.get("output") == "":
+            raise InputError("no output path: -o was given an empty name")
+        with replacing_read_only_files(ctx.params.pop("force", False)):
+            return super().invoke(ctx)
 
 
 def _takes(machine: str, name: str | None) -> bool:

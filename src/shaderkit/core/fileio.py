@@ -4,7 +4,10 @@ and one way to read an input file, with one wording for its failures."""
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
+import signal
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,28 +15,138 @@ from pathlib import Path
 from .diagnostics import InputError
 
 
+# Temporary files are named after their target and the writing process, so a later run can
+# tell a stale one (its process is gone: killed with SIGKILL, or the machine went down) from
+# one another run is still writing, and remove it.
+_TEMPORARY_MARK = ".shaderkit-"
+# Temporary files being written right now, removed by the signal handlers of
+# :func:`remove_temporaries_on_signals` even if the interrupted code never reaches its cleanup.
+_LIVE_TEMPORARIES: set[Path] = set()
+_replace_read_only = contextvars.ContextVar("replace_read_only", default=False)
+
+
+@contextlib.contextmanager
+def replacing_read_only_files(allowed: bool) -> Iterator[None]:
+    """Within this block, outputs may replace read-only files (the CLI's ``--force``)."""
+    token = _replace_read_only.set(allowed)
+    try:
+        yield
+    finally:
+        _replace_read_only.reset(token)
+
+
+def output_target(path: str | os.PathLike) -> tuple[Path, bool]:
+    """Where writing ``path`` really goes, and whether it is a special file.
+
+    A symlink is followed to the file it names (so the link stays a link); a character
+    device, FIFO or socket (``/dev/null``, ``/dev/stdout``, a pipe) is written in place, never
+    replaced; a directory, an empty name or a read-only file (unless
+    :func:`replacing_read_only_files`) is refused with :class:`InputError`.
+    """
+    if os.fspath(path) == "":
+        raise InputError("no output path: -o was given an empty name")
+    target = Path(os.path.realpath(path))
+    try:
+        status = target.stat()
+    except FileNotFoundError:
+        return target, False
+    except OSError as error:
+        raise InputError(f"{os.fspath(path)}: cannot write ({error.strerror or error})") from None
+    if stat.S_ISDIR(status.st_mode):
+        raise InputError(f"{os.fspath(path)}: is a directory, not a file")
+    if not stat.S_ISREG(status.st_mode):
+        return target, True
+    if not status.st_mode & 0o222 and not _replace_read_only.get():
+        raise InputError(f"{os.fspath(path)}: the file is read-only (give --force to replace it)")
+    return target, False
+
+
+def _temporary_name(target: Path) -> str:
+    return f".{target.name}{_TEMPORARY_MARK}{os.getpid()}-"
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Delete temporaries for ``target`` left by processes that no longer run."""
+    prefix = f".{target.name}{_TEMPORARY_MARK}"
+    try:
+        candidates = [entry for entry in target.parent.iterdir() if entry.name.startswith(prefix)]
+    except OSError:
+        return
+    for candidate in candidates:
+        pid = candidate.name[len(prefix):].split("-", 1)[0]
+        if pid.isdecimal() and not _process_exists(int(pid)):
+            with contextlib.suppress(OSError):
+                candidate.unlink()
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but belongs to someone else
+        return True
+    return True
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it over ``path`` only on success.
+    """Yield a temporary path to write; on success it becomes ``path``, on failure it vanishes.
 
-    The temporary file keeps the target's suffix so libraries that pick a format
-    from the file name (Pillow, imageio) still see it.
+    A regular target (or a new one) is replaced by renaming the temporary file over it, so
+    it is either complete or untouched; an existing file keeps its permission bits. A
+    special target (see :func:`output_target`) receives the finished bytes directly. The
+    temporary file keeps the target's suffix so libraries that pick a format from the file
+    name (Pillow, imageio) still see it.
     """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=directory)
+    target, special = output_target(path)
+    directory = Path(tempfile.gettempdir()) if special else target.parent
+    if not special:
+        _remove_stale_temporaries(target)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=_temporary_name(target), suffix=target.suffix, dir=directory)
+    except OSError as error:
+        raise InputError(f"{os.fspath(path)}: cannot write ({error.strerror or error})") from None
     os.close(fd)
-    # mkstemp makes the file private; finished outputs get the usual umask-based mode.
+    temporary_path = Path(temporary)
+    _LIVE_TEMPORARIES.add(temporary_path)
+    try:
+        os.chmod(temporary_path, _mode_for(target))
+        yield temporary_path
+        if special:
+            with open(target, "wb") as device:
+                device.write(temporary_path.read_bytes())
+        else:
+            os.replace(temporary_path, target)
+    finally:
+        _LIVE_TEMPORARIES.discard(temporary_path)
+        with contextlib.suppress(FileNotFoundError):
+            temporary_path.unlink()
+
+
+def _mode_for(target: Path) -> int:
+    """The mode a finished output gets: the replaced file's, else the usual umask-based one
+    (mkstemp makes files private)."""
+    with contextlib.suppress(OSError):
+        return stat.S_IMODE(target.stat().st_mode)
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(temporary, 0o666 & ~umask)
-    temporary_path = Path(temporary)
-    try:
-        yield temporary_path
-        os.replace(temporary_path, target)
-    finally:
-        if temporary_path.exists():
-            temporary_path.unlink()
+    return 0o666 & ~umask
+
+
+def remove_temporaries_on_signals(signals=(signal.SIGTERM, signal.SIGHUP)) -> None:
+    """Make SIGTERM and SIGHUP end the process as Ctrl-C does: no temporary file left behind.
+
+    The handler removes every temporary being written, then raises SystemExit so the
+    ``finally`` blocks run too; the exit status is the shell's 128 + signal number.
+    """
+    def handle(number, frame):
+        for temporary in list(_LIVE_TEMPORARIES):
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+        raise SystemExit(128 + number)
+    for number in signals:
+        signal.signal(number, handle)
 
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
@@ -45,17 +158,36 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def read_file_bytes(path: str | os.PathLike) -> bytes:
+# The largest input file read: far above any program, scene, mesh or texture in use, far below
+# what would exhaust memory.
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+
+def read_file_bytes(path: str | os.PathLike, *, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of an input file; every failure is one :class:`InputError` in the project's wording.
 
     The wording is the same for programs, scenes, meshes and textures: ``PATH: no such file``,
-    ``PATH: is a directory, not a file`` or ``PATH: cannot read (reason)``.
+    ``PATH: is a directory, not a file`` or ``PATH: cannot read (reason)``. Only regular files
+    are read: a device (``/dev/zero``, ``/dev/urandom``) or a FIFO would never end or would
+    block, so it is refused; so is a file larger than ``limit`` bytes.
     """
+    name = os.fspath(path)
+    if "\0" in name:
+        raise InputError(f"{name!r}: a file name cannot contain a NUL character")
     try:
-        return Path(path).read_bytes()
+        status = os.stat(path)
+        if stat.S_ISDIR(status.st_mode):
+            raise InputError(f"{name}: is a directory, not a file")
+        if not stat.S_ISREG(status.st_mode):
+            raise InputError(f"{name}: not a regular file (devices and pipes are not read; use - for standard input)")
+        if status.st_size > limit:
+            raise InputError(f"{name}: {status.st_size:,} bytes is more than the {limit:,} bytes an input may have")
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
     except FileNotFoundError:
-        raise InputError(f"{os.fspath(path)}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{os.fspath(path)}: is a directory, not a file") from None
+        raise InputError(f"{name}: no such file") from None
     except OSError as error:
-        raise InputError(f"{os.fspath(path)}: cannot read ({error.strerror or error})") from None
+        raise InputError(f"{name}: cannot read ({error.strerror or error})") from None
+    if len(data) > limit:  # the file grew while it was read
+        raise InputError(f"{name}: more than the {limit:,} bytes an input may have")
+    return data

@@ -11,6 +11,7 @@ Every file is written atomically: it is either complete or not created.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import numbers
 import os
@@ -53,7 +54,7 @@ def _check_frame(rgb: object, what: str = "frame") -> np.ndarray:
 
 def _output_error(path: str | os.PathLike, error: OSError) -> InputError:
     reason = error.strerror or str(error)
-    return InputError(f"cannot write {os.fspath(path)}: {reason}")
+    return InputError(f"{os.fspath(path)}: cannot write ({reason})")
 
 
 def check_picture_suffix(output: str, movie: bool) -> None:
@@ -105,7 +106,8 @@ def save_animation(
     if not (isinstance(fps, numbers.Real) and math.isfinite(fps) and fps > 0):
         raise InputError(f"frame rate must be a positive number, got {fps!r}")
 
-    checked = _checked_frames(frames)
+    source = _checked_frames(frames)
+    checked = _within_gif_memory(source, count, path) if suffix == ".gif" and count is not None else source
     bar = None
     if progress:
         # Imported here so the common, non-interactive path does not pay for tqdm.
@@ -122,7 +124,7 @@ def save_animation(
     except OSError as error:
         raise _output_error(path, error) from error
     finally:
-        checked.close()
+        source.close()
         if bar is not None:
             bar.close()
 
@@ -133,6 +135,25 @@ def _counted(frames: Iterator[np.ndarray], bar) -> Iterator[np.ndarray]:
         # Counted once the writer asks for the next frame, i.e. when this one is written.
         if bar is not None:
             bar.update(1)
+
+
+# Pillow keeps every GIF frame (palettised, about 1.1 bytes a pixel as measured) until the
+# file is complete; MP4 frames are streamed to ffmpeg. Refuse, before rendering more than the
+# first frame, a GIF that would hold more than this in memory.
+GIF_MEMORY_LIMIT = 2 * 1024**3
+_GIF_BYTES_PER_PIXEL = 1.2
+
+
+def _within_gif_memory(frames: Iterator[np.ndarray], count: int, path) -> Iterator[np.ndarray]:
+    first = next(frames)
+    height, width = first.shape[:2]
+    needed = count * width * height * _GIF_BYTES_PER_PIXEL
+    if needed > GIF_MEMORY_LIMIT:
+        raise InputError(
+            f"{os.fspath(path)}: a GIF of {count:,} frames of {width}×{height} would hold about "
+            f"{needed / 1024**3:.1f} GiB in memory while it is written (the limit is "
+            f"{GIF_MEMORY_LIMIT / 1024**3:.0f} GiB): write .mp4, which is streamed, or fewer frames")
+    return itertools.chain([first], frames)
 
 
 def _checked_frames(frames: Iterable[np.ndarray]) -> Iterator[np.ndarray]:
