@@ -16,7 +16,7 @@ import sys
 import click
 
 from . import isa as isas
-from .core.diagnostics import EXIT_BAD_INPUT, InputError, ShaderkitError
+from .core.diagnostics import EXIT_BAD_INPUT, DiagnosticError, InputError, ShaderkitError
 from .core.fileio import remove_temporaries_on_signals, replacing_read_only_files
 from .core.suggest import did_you_mean
 
@@ -30,7 +30,10 @@ class ShaderkitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ShaderkitError as error:
-            click.echo(error.render(), err=True)
+            text = error.render()
+            # Source errors are blocks (message, line, caret); anything else is one line, even
+            # when it quotes a value with a line break in it.
+            click.echo(text if isinstance(error, DiagnosticError) else _escape_line_breaks(text), err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except BrokenPipeError:
             sys.stderr.close()
@@ -65,6 +68,10 @@ def _silence_standard_output() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
+
+
+def _escape_line_breaks(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def one_line(text: str) -> str:

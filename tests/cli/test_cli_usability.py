@@ -141,3 +141,12 @@ def test_missing_textures_scenes_and_includes_use_the_same_words(tmp_path):
         assert_one_line_error(invoke(*arguments), "absent.png: no such file")
     assert_one_line_error(invoke("run", "-m", "theia", "--scene", tmp_path / "absent", "-o", tmp_path / "x.png"),
                           "absent: no such scene folder")
+
+
+@pytest.mark.parametrize("arguments", [
+    ("run", "-m", "rsx-fp", ROOT / "examples" / "rsx" / "gouraud.fp", "--fullscreen", "3\nx4", "-o", "x.npy"),
+    ("run", "-m", "tpp", "--rt", "a\nb", PLASMA),
+    ("asm", "-m", "tpp", "no\nsuch.s"),
+])
+def test_a_value_with_a_line_break_is_echoed_on_one_line(arguments):
+    assert_one_line_error(invoke(*arguments), "\\n")
