@@ -80,6 +80,8 @@ def _check_format(processor, fmt: str) -> None:
 
 def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: str | None) -> list[int]:
     """Words of a binary in any container, the ISA's own containers included."""
+    if not data.strip(b" \t\r\n"):
+        raise InputError(f"{path}: empty file: no program image in it")
     detect = getattr(processor, "detect_format", None)
     detected = not fmt
     fmt = fmt or (detect(data, path) if detect else None) or binfmt.detect_format(data, path)

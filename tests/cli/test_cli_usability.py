@@ -150,3 +150,11 @@ def test_missing_textures_scenes_and_includes_use_the_same_words(tmp_path):
 ])
 def test_a_value_with_a_line_break_is_echoed_on_one_line(arguments):
     assert_one_line_error(invoke(*arguments), "\\n")
+
+
+@pytest.mark.parametrize("machine", isas.names())
+@pytest.mark.parametrize("content", [b"", b"\n  \n"])
+def test_an_empty_image_is_an_error_for_every_processor(machine, content, tmp_path):
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(content)
+    assert_one_line_error(invoke("disasm", "-m", machine, empty), "empty file")
