@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from shaderkit.core.diagnostics import InputError
-from shaderkit.isa.tpp import uart
+from shaderkit.isa.tpp import serial_ports, uart
 from conftest import golden_dir
 
 GOLDEN = golden_dir("tpp")
@@ -94,45 +94,46 @@ def test_format_bytes():
 # --- port discovery ---------------------------------------------------------------------
 
 
-def fake_port(device, description, hwid):
-    return SimpleNamespace(device=device, description=description, hwid=hwid)
+def fake_port(device, description, hwid, vid=None):
+    return SimpleNamespace(device=device, description=description, hwid=hwid, vid=vid)
 
 
 def test_find_usb_port_picks_the_first_usb_port(monkeypatch):
     ports = [
         fake_port("/dev/ttyS0", "ttyS0", "PNP0501"),
-        fake_port("/dev/ttyUSB0", "USB-Serial CH340", "USB VID:PID=1A86:7523 LOCATION=1-1"),
-        fake_port("/dev/ttyUSB1", "USB-Serial CH340", "USB VID:PID=1A86:7523 LOCATION=1-2"),
+        fake_port("/dev/ttyUSB0", "USB-Serial CH340", "USB VID:PID=1A86:7523 LOCATION=1-1", 0x1A86),
+        fake_port("/dev/ttyUSB1", "USB-Serial CH340", "USB VID:PID=1A86:7523 LOCATION=1-2", 0x1A86),
     ]
-    monkeypatch.setattr(uart.list_ports, "comports", lambda: ports)
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: ports)
     assert uart.find_usb_port() == "/dev/ttyUSB0"
 
 
-def test_find_usb_port_matches_the_hardware_id_case_insensitively(monkeypatch):
+def test_find_usb_port_goes_by_the_usb_vendor_id_not_the_labels(monkeypatch):
     ports = [
-        fake_port("COM1", "Communications Port (COM1)", "ACPI\\PNP0501\\1"),
-        fake_port("COM7", "Serial device (COM7)", "usb vid:pid=0403:6001"),
+        fake_port("COM1", "USB? no: Communications Port (COM1)", "ACPI\\PNP0501\\1"),
+        fake_port("COM7", "Serial device (COM7)", "usb vid:pid=0403:6001", 0x0403),
     ]
-    monkeypatch.setattr(uart.list_ports, "comports", lambda: ports)
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: ports)
     assert uart.find_usb_port() == "COM7"
 
 
 def test_find_usb_port_tolerates_missing_labels(monkeypatch):
-    ports = [fake_port("/dev/ttyS0", None, None), fake_port("/dev/ttyACM0", "usb modem", None)]
-    monkeypatch.setattr(uart.list_ports, "comports", lambda: ports)
+    ports = [fake_port("/dev/ttyS0", None, None), fake_port("/dev/ttyACM0", None, None, 0x2E8A)]
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: ports)
     assert uart.find_usb_port() == "/dev/ttyACM0"
 
 
 @pytest.mark.parametrize("ports", [[], [fake_port("/dev/ttyS0", "ttyS0", "PNP0501")]])
 def test_find_usb_port_without_usb_ports_is_an_input_error(monkeypatch, ports):
-    monkeypatch.setattr(uart.list_ports, "comports", lambda: ports)
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: ports)
     with pytest.raises(InputError) as excinfo:
         uart.find_usb_port()
-    assert str(excinfo.value) == "no USB serial port found; name one with --port"
+    assert str(excinfo.value) == (
+        "no USB serial port found; name one with --port (a device such as /dev/ttyUSB0 or COM3)")
 
 
 def test_send_without_a_port_uses_the_usb_port_search(monkeypatch):
-    monkeypatch.setattr(uart.list_ports, "comports", lambda: [])
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: [])
     with pytest.raises(InputError, match="no USB serial port"):
         uart.send(b"\x45")
 
@@ -141,7 +142,7 @@ def test_send_without_a_port_uses_the_usb_port_search(monkeypatch):
 
 
 def test_open_port_configures_8n1_without_flow_control_and_dtr_low():
-    connection = uart.open_port("loop://")
+    connection = uart.open_port("loop://", baudrate=uart.BAUDRATE)
     try:
         assert connection.is_open
         assert connection.baudrate == 9600
@@ -156,7 +157,7 @@ def test_open_port_configures_8n1_without_flow_control_and_dtr_low():
 
 def test_transmit_through_loop_url():
     data = uart.upload_bytes(spec_example_image()) + uart.divisor_byte(5)
-    connection = uart.open_port("loop://")
+    connection = uart.open_port("loop://", baudrate=uart.BAUDRATE)
     try:
         connection.timeout = 1.0
         uart.transmit(connection, data, settle_seconds=0)
@@ -174,6 +175,7 @@ def test_send_waits_settle_seconds_before_writing(monkeypatch):
 
         def write(self, data):
             events.append(("write", bytes(data)))
+            return len(data)
 
         def flush(self):
             events.append(("flush",))
@@ -181,8 +183,8 @@ def test_send_waits_settle_seconds_before_writing(monkeypatch):
         def close(self):
             events.append(("close",))
 
-    monkeypatch.setattr(uart, "open_port", lambda port, baudrate: RecordingPort())
-    uart.send(b"\x80\x12\x34", "fake")
+    monkeypatch.setattr(uart, "open_port", lambda port, baudrate, write_timeout: RecordingPort())
+    assert uart.send(b"\x80\x12\x34", "fake") == "sent 3 bytes to fake"
     assert events == [("sleep", 0.1), ("write", b"\x80\x12\x34"), ("flush",), ("close",)]
 
 
@@ -209,10 +211,11 @@ def test_send_through_a_pseudo_terminal():
 
     master, slave = os.openpty()
     errors: list[BaseException] = []
+    summaries: list[str] = []
 
     def sender():
         try:
-            uart.send(data, os.ttyname(slave), settle_seconds=0.01)
+            summaries.append(uart.send(data, os.ttyname(slave), settle_seconds=0.01))
         except BaseException as error:  # reported by the main thread
             errors.append(error)
 
@@ -224,6 +227,7 @@ def test_send_through_a_pseudo_terminal():
         assert not thread.is_alive(), "send() did not return"
         assert not errors, errors
         assert received == data
+        assert summaries == [f"sent {len(data)} bytes to {os.ttyname(slave)}"]
     finally:
         os.close(master)
         os.close(slave)
@@ -238,5 +242,5 @@ def test_send_to_a_missing_port_is_an_input_error(tmp_path):
 
 
 def test_send_to_an_unknown_url_is_an_input_error():
-    with pytest.raises(InputError, match="cannot open serial port nosuch://x"):
+    with pytest.raises(InputError, match="^nosuch://x: unsupported port URL; use a device name, loop://"):
         uart.send(b"\x45", "nosuch://x", settle_seconds=0)

@@ -166,8 +166,9 @@ class TinyPixelProcessor(DescribedIsa):
 
     format_bytes = staticmethod(uart.format_bytes)
 
-    def send(self, data: bytes, port: str | None = None) -> None:
-        uart.send(data, port)
+    def send(self, data: bytes, port: str | None = None) -> str:
+        """Send ``data`` (``port=None``: the first USB serial adapter); a one-line summary."""
+        return uart.send(data, port)
 
     # -- documentation --------------------------------------------------------------------
 

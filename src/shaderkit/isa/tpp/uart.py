@@ -2,8 +2,9 @@
 
 This module owns the bytes that reprogram a running TPP and the host side of
 sending them: building the 60-byte program upload and the time-divisor
-command, showing bytes as hex, finding a USB serial adapter, and writing to a
-serial port at 9600 baud 8N1.
+command, showing bytes as hex, and writing them to a serial port at 9600 baud
+8N1, counting what was sent. Which port, and opening it, is
+:mod:`.serial_ports`.
 
 It knows nothing about assembly: it takes the 20-word program image as built
 elsewhere (slot 19 is normally 0x6003, ``OUT R0``; the hardware ignores writes
@@ -16,10 +17,9 @@ import numbers
 import time
 from collections.abc import Sequence
 
-import serial
-from serial.tools import list_ports
-
 from shaderkit.core.diagnostics import InputError
+
+from .serial_ports import SERIAL_ERRORS, describe_error, find_usb_port, open_port, shown
 
 __all__ = [
     "BAUDRATE",
@@ -31,6 +31,7 @@ __all__ = [
     "send",
     "transmit",
     "upload_bytes",
+    "write_timeout",
 ]
 
 SLOT_COUNT = 20
@@ -74,64 +75,34 @@ def format_bytes(data: bytes) -> str:
     return " ".join(f"{byte:02X}" for byte in data)
 
 
-def find_usb_port() -> str:
-    """The device name of the first serial port whose description or hardware id mentions USB."""
-    for port in list_ports.comports():
-        # description and hwid can be None on some systems; they are free text.
-        labels = f"{port.description or ''} {port.hwid or ''}"
-        if "usb" in labels.lower():
-            return port.device
-    raise InputError("no USB serial port found; name one with --port")
+def write_timeout(data: bytes, baudrate: int = BAUDRATE) -> float:
+    """Seconds a write of ``data`` may take before the port counts as stuck."""
+    # Ten bits per byte (start, eight data, stop) on the wire, four times over, plus slack
+    # for an adapter that is slow to start; a hung port then fails instead of hanging.
+    return 2.0 + 4 * 10 * len(data) / baudrate
 
 
-def _reason(error: BaseException) -> str:
-    # pyserial wraps the operating system's error in a SerialException whose text
-    # repeats the port name; the underlying error says the same thing more briefly.
-    cause = error.__cause__ or error.__context__
-    if isinstance(cause, OSError) and not isinstance(cause, serial.SerialException) and cause.strerror:
-        return cause.strerror
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error) or type(error).__name__
+def transmit(connection, data: bytes, *, settle_seconds: float = SETTLE_SECONDS) -> int:
+    """Wait ``settle_seconds`` after opening, write all of ``data`` and wait until it has left.
 
-
-def open_port(port: str, *, baudrate: int = BAUDRATE) -> serial.SerialBase:
-    """Open ``port`` (a device name or pyserial URL) at 8N1, no flow control, DTR low.
-
-    Raises InputError if the port cannot be opened.
+    Returns the number of bytes written; raises InputError if the port fails or
+    takes fewer than all of them.
     """
-    try:
-        connection = serial.serial_for_url(
-            port,
-            baudrate=baudrate,
-            bytesize=serial.EIGHTBITS,
-            parity=serial.PARITY_NONE,
-            stopbits=serial.STOPBITS_ONE,
-            xonxoff=False,
-            rtscts=False,
-            dsrdtr=False,
-            do_not_open=True,
-        )
-        # Set before opening so DTR never goes high, as with the upstream flasher:
-        # adapters that wire DTR to a reset or boot line leave the board alone.
-        connection.dtr = False
-        connection.open()
-    except (OSError, ValueError) as error:  # serial.SerialException is an OSError
-        raise InputError(f"cannot open serial port {port}: {_reason(error)}") from error
-    return connection
-
-
-def transmit(connection: serial.SerialBase, data: bytes, *, settle_seconds: float = SETTLE_SECONDS) -> None:
-    """Wait ``settle_seconds`` after opening, then write all of ``data`` and wait until it has left."""
     # The pause gives a freshly opened adapter time to settle before the first
     # start bit (the upstream flasher waits 0.1 s too).
     if settle_seconds > 0:
         time.sleep(settle_seconds)
+    name = shown(str(connection.port))
     try:
-        connection.write(data)
+        written = connection.write(data)
         connection.flush()
-    except OSError as error:
-        raise InputError(f"cannot send to serial port {connection.port}: {_reason(error)}") from error
+    except SERIAL_ERRORS as error:
+        raise InputError(f"cannot send to serial port {name}: {describe_error(error)}") from error
+    # pyserial's rfc2217 port returns nothing from write (it sends everything or raises).
+    written = len(data) if written is None else written
+    if written != len(data):
+        raise InputError(f"cannot send to serial port {name}: only {written} of {len(data)} bytes sent")
+    return written
 
 
 def send(
@@ -140,12 +111,30 @@ def send(
     *,
     baudrate: int = BAUDRATE,
     settle_seconds: float = SETTLE_SECONDS,
-) -> None:
-    """Send ``data`` over a serial port; ``port=None`` picks the first USB serial port."""
+) -> str:
+    """Send ``data`` over a serial port; ``port=None`` picks the first USB serial adapter.
+
+    Returns a one-line summary such as ``"sent 60 bytes to /dev/ttyUSB0"``.
+    """
     if port is None:
         port = find_usb_port()
-    connection = open_port(port, baudrate=baudrate)
+    connection = open_port(port, baudrate=baudrate, write_timeout=write_timeout(data, baudrate))
     try:
-        transmit(connection, data, settle_seconds=settle_seconds)
-    finally:
+        written = transmit(connection, data, settle_seconds=settle_seconds)
+    except BaseException:
+        _close_quietly(connection)
+        raise
+    name = shown(str(connection.port))
+    try:
         connection.close()
+    except SERIAL_ERRORS as error:
+        raise InputError(f"cannot close serial port {name}: {describe_error(error)}") from error
+    return f"sent {written} bytes to {name}"
+
+
+def _close_quietly(connection) -> None:
+    # The error that got us here is the one worth reporting.
+    try:
+        connection.close()
+    except SERIAL_ERRORS:
+        pass
