@@ -35,6 +35,12 @@ class AssembledRsx:
     warnings: tuple
 
 
+def _refuse_empty(data: bytes, path: str) -> None:
+    """An empty file is an error in every format and for every command, in the CLI's words."""
+    if not data.strip(b" \t\r\n"):
+        raise InputError(f"{path}: empty file: no program image in it")
+
+
 class Rsx:
     """``kind`` is None for ``-m rsx`` (the file says what it holds)."""
 
@@ -53,8 +59,10 @@ class Rsx:
         self.formats = tuple(self.containers)
 
     def _container_format(self, kind: ProgramKind):
-        return (lambda image: images.write_container_image(image, kind),
-                lambda data, path: images.read_container_image(data, path, self.kind))
+        def read(data: bytes, path: str) -> images.RsxImage:
+            _refuse_empty(data, path)
+            return images.read_container_image(data, path, self.kind)
+        return (lambda image: images.write_container_image(image, kind), read)
 
     @staticmethod
     def _write_raw(image: images.RsxImage) -> bytes:
@@ -62,6 +70,7 @@ class Rsx:
         return words_to_ucode(image.words, image.kind)
 
     def _read_bare(self, reader, data: bytes, path: str) -> images.RsxImage:
+        _refuse_empty(data, path)
         if self.kind is None:
             raise InputError(f"{path}: bare microcode does not say what it holds; "
                              "use -m rsx-vp or -m rsx-fp (or give a .vpo/.fpo container)")
@@ -83,6 +92,7 @@ class Rsx:
     def load_file(self, path: str, kind: ProgramKind) -> images.RsxImage:
         """Any program file of the given kind: assembly text, container, hex words or raw ucode."""
         data = read_file_bytes(path)
+        _refuse_empty(data, path)
         if data.lstrip().startswith(b"!!") or path.lower().endswith(SOURCE_SUFFIXES[:2]):
             try:
                 text = data.decode("utf-8")

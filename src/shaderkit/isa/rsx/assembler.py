@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from shaderkit.core.asm import SourceLine
@@ -915,7 +916,7 @@ def parse_hints(text: str, column: int, kind: ProgramKind) -> Hints:
         name, _, value = item.partition("=")
         if name == "literal" and value:
             parts = value.split(",")
-            if len(parts) != 4 or not all(re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}|\d+", part) for part in parts):
+            if len(parts) != 4 or not all(re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}|\d{1,10}", part) for part in parts):
                 raise SourceError("literal= takes four 32-bit words, e.g. literal=0x3f800000,0,0,0",
                                   where, len(item))
             words = tuple(syntax.parse_int(part) for part in parts)
@@ -923,7 +924,7 @@ def parse_hints(text: str, column: int, kind: ProgramKind) -> Hints:
                 raise SourceError("literal words are 32-bit", where, len(item))
             literal = words
             continue
-        if name not in fields_layout.fields or not re.fullmatch(r"0[xX][0-9a-fA-F]+|\d+", value):
+        if name not in fields_layout.fields or not re.fullmatch(r"0[xX][0-9a-fA-F]{1,10}|\d{1,12}", value):
             raise SourceError(f"'{item}' is not a hint (field=value, literal=w,w,w,w or native)",
                               where, len(item))
         number = syntax.parse_int(value)
@@ -1548,12 +1549,11 @@ class _Assembler:
     def _declarations(self, code_lines: list[tuple[SourceLine, str]]) -> None:
         hardware_temps: set[int] = set()
         # Constant registers the text names (c[4], c[A0.x+4]): a VP PARAM value never goes there.
-        self.named_constants = {int(match.group(1)) for _, code in code_lines
-                                for match in re.finditer(r"\bc\[[^\]]*?(\d+)\s*\]", code)}
+        self.named_constants = {index for _, code in code_lines for index in _named_constant_indices(code)}
         for line, code in code_lines:
-            hardware_temps.update(int(match.group(1)) for match in re.finditer(r"\bR(\d+)\b", code))
+            hardware_temps.update(_register_numbers("R", code))
             if self.kind is ProgramKind.FRAGMENT:  # H(2n) and H(2n+1) live in R(n)
-                hardware_temps.update(int(match.group(1)) // 2 for match in re.finditer(r"\bH(\d+)\b", code))
+                hardware_temps.update(number // 2 for number in _register_numbers("H", code))
             for statement_text, column in _split_statements(code)[0]:
                 words = statement_text.split()
                 if not words:
@@ -1700,13 +1700,18 @@ class _Assembler:
         match = re.fullmatch(r"c\[(\d+)\](?:\s*,\s*(\d+))?", resource)
         if match is None:
             return  # varyings, samplers, unbound uniforms: informative only
-        index, count = int(match.group(1)), int(match.group(2) or 1)
+        index, count = syntax.small_decimal(match.group(1)), syntax.small_decimal(match.group(2) or "1")
 
         def number(position: int) -> int | None:
             text = fields_text[position].strip() if len(fields_text) > position else ""
-            return int(text) if re.fullmatch(r"-?\d+", text) else None
+            match = re.fullmatch(r"(-?)(\d+)", text)
+            value = syntax.small_decimal(match.group(2)) if match else None
+            return None if value is None else -value if match.group(1) else value
 
-        if count < 1 or index + count > (syntax.VP_CONSTANTS if self.kind is ProgramKind.VERTEX else 1 << 16):
+        if index is None or count is None or count < 1 or \
+                index + count > (syntax.VP_CONSTANTS if self.kind is ProgramKind.VERTEX else 1 << 16):
+            index = match.group(1) if index is None else index
+            count = match.group(2) if count is None else count
             raise SourceError(f"#var {name}: c[{index}], {count} is out of range", column + 1, len(comment.rstrip()))
         self.uniforms.append(Uniform(name, type_text, index, count, number(3), number(4)))
 
@@ -1743,7 +1748,7 @@ class _Assembler:
         if not self.ended:
             raise SourceError("'#! trailing' slots follow END", position + 1, len(comment.rstrip()))
         words = comment[2:].split()[1:]
-        if len(words) != 4 or not all(re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}|\d+", word) for word in words):
+        if len(words) != 4 or not all(re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}|\d{1,10}", word) for word in words):
             raise SourceError("'#! trailing' takes four 32-bit words", position + 1, len(comment.rstrip()))
         values = [syntax.parse_int(word) for word in words]
         if any(value > 0xFFFFFFFF for value in values):
@@ -1775,7 +1780,9 @@ class _Assembler:
             label = label_match.group(1)
             place = Place(label_match.start(1) + 1, len(label))
             if label.isdigit():
-                slot_number = int(label)
+                slot_number = syntax.small_decimal(label)
+                if slot_number is None:
+                    raise place.error(f"slot number {label} is out of range")
             else:
                 self._label(line, label, place)
             text, column = text[label_match.end():], label_match.end() + 1
@@ -2002,6 +2009,31 @@ def _code_part(text: str) -> str:
         position = text.find("#", position + 2)
         return text if position < 0 else text[:position]
     return text[:position]
+
+
+# c[...] whose brackets hold no other bracket: the scan cannot run on past the next '[', so a line
+# with many unclosed 'c[' is still read in linear time.
+_CONSTANT_REFERENCE = re.compile(r"\bc\[([^\[\]]*)\]")
+
+
+def _named_constant_indices(code: str) -> Iterator[int]:
+    """The indices of the constant registers a line names: the number that ends the brackets
+    (c[4], c[A0.x+4])."""
+    for match in _CONSTANT_REFERENCE.finditer(code):
+        inside = match.group(1).rstrip()
+        digits = inside[len(inside.rstrip("0123456789")):]
+        index = syntax.small_decimal(digits) if digits else None
+        if index is not None:
+            yield index
+
+
+def _register_numbers(letter: str, code: str) -> Iterator[int]:
+    """The numbers of the registers R<n> (or H<n>) a line names; absurdly long ones are left to
+    the parser to report."""
+    for match in re.finditer(rf"\b{letter}(\d+)\b", code):
+        number = syntax.small_decimal(match.group(1))
+        if number is not None:
+            yield number
 
 
 def _split_statements(code: str, column: int = 1) -> tuple[list[tuple[str, int]], str, int]:

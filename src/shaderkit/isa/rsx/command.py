@@ -30,6 +30,7 @@ A referenced uniform that nothing gives a value reads 0 and is reported through 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,7 +54,9 @@ def parse_textures(settings: tuple[str, ...], filter_mode: str, wrap: str, base:
     textures = {}
     for setting in settings:
         unit_text, equals, path = setting.partition("=")
-        if not equals or not unit_text.strip().isdigit() or not 0 <= int(unit_text) <= 15:
+        unit_text = unit_text.strip()
+        # str.isdigit() also accepts '²' and other digits int() refuses: only ASCII 0-9 is a unit.
+        if not equals or not re.fullmatch(r"[0-9]{1,2}", unit_text) or not 0 <= int(unit_text) <= 15:
             raise InputError(f"--texture needs UNIT=file.png with a unit 0-15, not '{setting}'")
         unit = int(unit_text)
         if unit in textures:

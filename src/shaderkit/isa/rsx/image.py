@@ -335,7 +335,20 @@ def read_raw(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
     return image_from_words(ucode_to_words(data, kind), kind, source)
 
 
-_SLOT_LINE = re.compile(r"^\s*(?:\d+\s*:)?((?:\s*(?:0x)?[0-9a-fA-F]{1,8})+)\s*$")
+# A line is an optional "NNN:" and words separated by white space. The words are split off with
+# str.split() and each matched alone: one pattern for the whole line would let adjacent digit
+# runs be divided among the words in exponentially many ways before it fails.
+_SLOT_NUMBER = re.compile(r"\s*[0-9]+\s*:")
+_HEX_WORD = re.compile(r"(?:0[xX])?[0-9a-fA-F]{1,8}")
+
+
+def _line_words(line: str) -> list[int] | None:
+    """The words of one line of a hex file, or None when it is not words."""
+    slot_number = _SLOT_NUMBER.match(line)
+    items = line[slot_number.end() if slot_number else 0:].split()
+    if not items or not all(_HEX_WORD.fullmatch(item) for item in items):
+        return None
+    return [int(item, 16) for item in items]
 
 
 def read_hex(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
@@ -348,10 +361,10 @@ def read_hex(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
         line = line.split("#", 1)[0].split("//", 1)[0]
         if not line.strip():
             continue
-        match = _SLOT_LINE.match(line)
-        if not match:
-            raise InputError(f"{source}:{number}: expected hex words, optionally after 'NNN:'")
-        words += [int(word, 16) for word in match.group(1).split()]
+        line_words = _line_words(line)
+        if line_words is None:
+            raise InputError(f"{source}:{number}: expected hex words of at most 8 digits, optionally after 'NNN:'")
+        words += line_words
     return image_from_words(words, kind, source)
 
 

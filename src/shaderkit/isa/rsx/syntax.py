@@ -214,6 +214,21 @@ class Token:
         return max(1, len(self.text))
 
 
+# No register, field or float needs a longer number or name (the exact decimal of the smallest
+# float32 has about 150 characters), and Python refuses to convert a decimal string of more than
+# 4,300 digits: refusing longer tokens here keeps every later int() of a token safe.
+MAX_TOKEN_LENGTH = 1000
+# For decimal strings read straight from text (slot numbers, #var fields, indices found by a
+# scan): more digits than any index or 32-bit field can use.
+MAX_INDEX_DIGITS = 10
+
+
+def small_decimal(digits: str) -> int | None:
+    """The value of a string of decimal digits, or None when it has more digits than any index or
+    32-bit field can use (the caller reports it as out of range)."""
+    return int(digits) if len(digits) <= MAX_INDEX_DIGITS else None
+
+
 def tokenize(text: str, column: int = 1) -> list[Token]:
     """Tokens of ``text`` whose first character is at ``column``; ends with an ``end`` token."""
     tokens = []
@@ -223,6 +238,10 @@ def tokenize(text: str, column: int = 1) -> list[Token]:
         if match is None:
             raise SourceError(f"unexpected character '{text[position]}'", column + position)
         kind = match.lastgroup
+        if kind != "space" and match.end() - position > MAX_TOKEN_LENGTH:
+            what = "name" if kind == "name" else "number"
+            raise SourceError(f"a {what} of {match.end() - position:,} characters is too long "
+                              f"(at most {MAX_TOKEN_LENGTH:,})", column + position, match.end() - position)
         if kind != "space":
             tokens.append(Token("name" if kind == "target" else kind, match.group(), column + position))
         position = match.end()

@@ -34,7 +34,7 @@ from .instruction import Program, floats_to_words
 
 TIME_REGISTER = 467
 TIME_UNIFORM = "time"
-_CONSTANT_INDEX = re.compile(r"^\s*c\s*\[\s*(\d+)\s*\]\s*$")
+_CONSTANT_INDEX = re.compile(r"^\s*c\s*\[\s*([0-9]+)\s*\]\s*$")
 _ROW_SUFFIX = re.compile(r"\[\d+\]$")
 
 
@@ -63,6 +63,8 @@ def parse_constant_settings(settings: tuple[str, ...]) -> tuple[ConstantSetting,
         values = _numbers(values_text)
         rows = tuple(tuple(values[start:start + 4]) for start in range(0, len(values), 4))
         match = _CONSTANT_INDEX.match(target)
+        if match and len(match.group(1)) > 9:  # past any constant memory (and past what int() converts)
+            raise InputError(f"--const: c[{match.group(1)}] is outside the constant memory")
         parsed.append(ConstantSetting(int(match.group(1)) if match else target.strip(), rows))
     return tuple(parsed)
 
