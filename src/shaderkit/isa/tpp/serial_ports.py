@@ -71,6 +71,7 @@ RFC2217_OPTIONS = ("ign_set_control", "poll_modem", "timeout")
 CONNECT_SECONDS = 5.0
 DELIVERY_SECONDS = 5.0
 DELIVERY_POLL_SECONDS = 0.01
+DELIVERY_LINGER_SECONDS = 0.25
 
 
 def shown(port: str) -> str:
@@ -334,18 +335,29 @@ class TcpPort:
         return self._written
 
     def flush(self) -> None:
-        """Wait until the other end has acknowledged everything; OSError if it did not."""
+        """Wait until the other end has acknowledged everything; OSError if it did not.
+
+        An acknowledgement only says the bytes reached the other system: a server
+        that closes without reading them resets the connection instead, so the
+        wait goes on for DELIVERY_LINGER_SECONDS after it to catch that.
+        """
         deadline = time.monotonic() + DELIVERY_SECONDS
         pending = _unacknowledged_bytes(self._socket)
+        acknowledged_at = None
         while True:
-            if self._peer_state() == "reset":
+            state = self._peer_state()
+            if state == "reset":
                 # After a reset the system forgets its queue, so count from the last look.
                 acknowledged = f"; {self._written - pending} of {self._written} bytes acknowledged" if pending else ""
                 raise ConnectionResetError(errno.ECONNRESET, f"the other end dropped the connection{acknowledged}")
             if not pending:
                 # Without an acknowledgement count (not Linux) only a reset can be seen.
-                return
-            if time.monotonic() >= deadline:
+                now = time.monotonic()
+                acknowledged_at = acknowledged_at or now
+                # An orderly close once everything is acknowledged means it was read.
+                if state == "closed" or now - acknowledged_at >= DELIVERY_LINGER_SECONDS:
+                    return
+            elif time.monotonic() >= deadline:
                 raise TimeoutError(
                     errno.ETIMEDOUT, f"{pending} of {self._written} bytes not acknowledged after {DELIVERY_SECONDS:g} s")
             time.sleep(DELIVERY_POLL_SECONDS)
