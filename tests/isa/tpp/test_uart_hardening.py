@@ -451,3 +451,11 @@ def test_a_failing_port_listing_is_an_input_error(monkeypatch):
     monkeypatch.setattr(serial_ports.list_ports, "comports", broken_listing)
     with pytest.raises(InputError, match="^cannot list serial ports: Permission denied$"):
         serial_ports.find_usb_port()
+
+
+def test_an_rfc2217_port_on_a_plain_tcp_server_is_a_bounded_one_line_error(loopback_server):
+    # pyserial negotiates for timeout= seconds, then gives up; the server never answers.
+    server = loopback_server("read everything")
+    url = server.url.replace("socket://", "rfc2217://") + "?timeout=0.5"
+    result = flash("--port", url)
+    assert_one_line_error(result, f"cannot open serial port {url}: ", "RFC2217")

@@ -32,6 +32,7 @@ import socket
 import stat
 import struct
 import time
+import warnings
 from collections.abc import Iterable
 from urllib.parse import parse_qsl, urlsplit
 
@@ -257,7 +258,11 @@ def open_port(port: str, *, baudrate: int, write_timeout: float | None = None):
         # Set before opening so DTR never goes high, as with the upstream flasher:
         # adapters that wire DTR to a reset or boot line leave the board alone.
         connection.dtr = False
-        connection.open()
+        with warnings.catch_warnings():
+            # pyserial's rfc2217 port starts its reader with Thread.setDaemon, deprecated
+            # since Python 3.10; the warning is pyserial's business, not the user's.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            connection.open()
     except SERIAL_ERRORS as error:
         raise InputError(f"cannot open serial port {shown(port)}: {describe_error(error)}") from error
     return connection
