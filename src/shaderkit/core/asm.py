@@ -19,12 +19,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Diagnostic, DiagnosticError, SourceError
+from .diagnostics import Diagnostic, DiagnosticError, InputError, SourceError
 from .expr import evaluate
+from .fileio import read_file_bytes
 from .spec import Description, Instruction, ParseContext
 
 MAX_INCLUDE_DEPTH = 16
 MAX_ERRORS = 100
+# Each file is capped by core.fileio, but a file that includes another ten times, which
+# includes a third ten times, ... multiplies the text at every level: the included text of one
+# assembly is bounded in total, in characters and in files read. No real program comes near.
+MAX_INCLUDED_CHARACTERS = 64 * 1024 * 1024
+MAX_INCLUDES = 10_000
 
 _LABEL = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 _ASSIGNMENT = re.compile(r"\s*([A-Za-z_][\w.$]*)\s*=(?!=)")
@@ -84,8 +90,20 @@ class Program:
 SourceReader = Callable[[Path], str]
 
 
+@dataclass
+class _IncludeBudget:
+    """What the ``.include`` files of one assembly have used so far."""
+
+    includes: int = 0
+    characters: int = 0
+    exhausted: bool = False
+
+
 def read_source_file(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+    """An included file's text, read as every input file is (:func:`core.fileio.read_file_bytes`):
+    a missing file, a directory, a device or FIFO, or a file past the size cap raises
+    :class:`InputError` instead of failing later, blocking or filling memory."""
+    return read_file_bytes(path).decode("utf-8")
 
 
 class Assembler:
@@ -113,11 +131,12 @@ class Assembler:
     # -- reading ------------------------------------------------------------------------
 
     def _expand(self, source: str, filename: str, reader: SourceReader, errors: list[Diagnostic],
-                depth: int, including: tuple[str, ...] = ()) -> list[SourceLine]:
+                depth: int, including: tuple[str, ...] = (), budget: _IncludeBudget | None = None) -> list[SourceLine]:
         # The files being expanded, outermost first: a cycle is reported at once rather
         # than found by the depth limit (a file including itself twice would otherwise
         # expand 2**MAX_INCLUDE_DEPTH times).
         including = (*including, os.path.normpath(filename))
+        budget = budget or _IncludeBudget()
         lines: list[SourceLine] = []
         for number, text in enumerate(source.splitlines(), start=1):
             line = SourceLine(filename, number, text)
@@ -131,6 +150,10 @@ class Assembler:
             if not (len(argument) >= 2 and argument[0] == argument[-1] and argument[0] in "\"'"):
                 errors.append(self._diagnostic(line, column, 'expected a quoted file name: .include "file.s"'))
                 continue
+            if "\0" in argument:  # no file system takes it; Python would raise ValueError
+                errors.append(self._diagnostic(line, column, "a file name cannot contain a NUL character",
+                                               len(argument)))
+                continue
             if depth >= MAX_INCLUDE_DEPTH:
                 errors.append(self._diagnostic(line, column, f"includes nested deeper than {MAX_INCLUDE_DEPTH} (a cycle?)"))
                 continue
@@ -139,15 +162,27 @@ class Assembler:
                 errors.append(self._diagnostic(line, column, f"include cycle: '{argument[1:-1]}' "
                                                "is already being included", len(argument)))
                 continue
+            if budget.exhausted:
+                break
+            budget.includes += 1
+            if budget.includes > MAX_INCLUDES:
+                budget.exhausted = True
+                errors.append(self._diagnostic(line, column, f"more than {MAX_INCLUDES:,} files included in "
+                                               "all (a file included repeatedly at every level?)", len(argument)))
+                break
             try:
                 included = reader(path)
-            except (OSError, UnicodeDecodeError) as error:
-                # The same wording as core.fileio.read_file_bytes for a missing input file.
-                reason = ("no such file" if isinstance(error, FileNotFoundError) else
-                          error.strerror if isinstance(error, OSError) and error.strerror else str(error))
-                errors.append(self._diagnostic(line, column, f"cannot include '{argument[1:-1]}': {reason}", len(argument)))
+            except (OSError, ValueError, InputError) as error:
+                errors.append(self._diagnostic(line, column, f"cannot include '{argument[1:-1]}': "
+                                               f"{_read_failure(error, path)}", len(argument)))
                 continue
-            lines.extend(self._expand(included, str(path), reader, errors, depth + 1, including))
+            budget.characters += len(included)
+            if budget.characters > MAX_INCLUDED_CHARACTERS:
+                budget.exhausted = True
+                errors.append(self._diagnostic(line, column, f"included files add up to more than "
+                                               f"{MAX_INCLUDED_CHARACTERS:,} characters", len(argument)))
+                break
+            lines.extend(self._expand(included, str(path), reader, errors, depth + 1, including, budget))
         return lines
 
     def _strip_comment(self, text: str) -> str:
@@ -262,11 +297,33 @@ class Assembler:
         except SourceError as error:
             raise SourceError(error.message, expression_column + error.col - 1, error.length) from None
         define(name, value, line, name_column)
+        # A constant is meant for a field or a word; one wider than a whole instruction is a
+        # mistake, and a chain of them (A1 = A0*A0, A2 = A1*A1, …) would otherwise grow until
+        # the expression limit. It stays defined so later lines report their own errors, not
+        # an undefined name.
+        widest = self.description.instruction_bits
+        if value.bit_length() > widest:
+            raise SourceError(f"'{name}' is {value.bit_length()} bits wide, wider than any field or word of "
+                              f"{self.description.name} ({widest} bits)",
+                              expression_column + len(expression) - len(expression.lstrip()),
+                              max(1, len(expression.strip())))
         return True
 
     @staticmethod
     def _diagnostic(line: SourceLine, column: int, message: str, length: int = 1) -> Diagnostic:
         return Diagnostic(line.file, line.number, max(1, column), message, "error", line.text, max(1, length))
+
+
+def _read_failure(error: Exception, path: Path) -> str:
+    """Why an include could not be read, in core.fileio's wording without its ``PATH:`` prefix
+    (the diagnostic already names the file)."""
+    if isinstance(error, InputError):
+        return str(error).removeprefix(f"{os.fspath(path)}: ")
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)  # UnicodeDecodeError, or whatever a custom reader refuses
 
 
 def _placed(instruction: Instruction, address: int, words: tuple[int, ...]) -> Instruction:

@@ -7,6 +7,7 @@ one line with exit code 2.
 from __future__ import annotations
 
 import math
+import re
 
 from .diagnostics import InputError
 
@@ -28,6 +29,8 @@ def parse_numbers(text: str, count: int, option: str) -> tuple[float, ...]:
 def parse_size(text: str, option: str) -> tuple[int, int]:
     """``"64x48"`` -> (64, 48), each side between 1 and 4096."""
     parts = text.lower().split("x")
-    if len(parts) != 2 or not all(part.isdigit() and 0 < int(part) <= MAX_IMAGE_SIDE for part in parts):
+    # ASCII digits only: str.isdigit() also accepts '²', which int() then refuses.
+    if len(parts) != 2 or not all(re.fullmatch(r"[0-9]{1,5}", part) and 0 < int(part) <= MAX_IMAGE_SIDE
+                                  for part in parts):
         raise InputError(f"{option} needs WIDTHxHEIGHT between 1 and {MAX_IMAGE_SIDE}, not '{text}'")
     return int(parts[0]), int(parts[1])
