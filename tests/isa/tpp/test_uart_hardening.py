@@ -453,6 +453,7 @@ def test_a_failing_port_listing_is_an_input_error(monkeypatch):
         serial_ports.find_usb_port()
 
 
+@pytest.mark.filterwarnings("error::DeprecationWarning")  # pyserial's own must not reach the user
 def test_an_rfc2217_port_on_a_plain_tcp_server_is_a_bounded_one_line_error(loopback_server):
     # pyserial negotiates for timeout= seconds, then gives up; the server never answers.
     server = loopback_server("read everything")
