@@ -364,7 +364,7 @@ def test_brb_tests_a_branch_bit(bits, taken):
 def test_endless_loop_exhausts_the_budget_naming_the_slot():
     prog = program(vp("MOV", sources=[src("v")], input=0, vector_temp=0),
                    vp("NOP", "BRI", target=1))
-    with pytest.raises(InputError, match="budget of 50 instructions ran out at slot 1"):
+    with pytest.raises(InputError, match="budget of 50 lane-instructions ran out at slot 1"):
         run(prog, budget=50)
 
 

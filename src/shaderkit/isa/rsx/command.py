@@ -109,6 +109,13 @@ def _check_output(output: str | None, suffixes: tuple[str, ...]) -> str:
     return output
 
 
+def _budget(options: dict, names: dict, frame_number: int | None = None):
+    """A fresh budget for one picture (each frame of an animation has its own): ``--budget N``
+    lane-instructions, or the default limits of :mod:`.budget`."""
+    from .budget import RunBudget
+    return RunBudget.for_command(options.get("budget"), names, None if frame_number is None else f"frame {frame_number}")
+
+
 def _refuse(options: dict, names: tuple[str, ...], why: str) -> None:
     for name in names:
         value = options.get(name)
@@ -146,7 +153,8 @@ def _run_fragment(processor, program, output, options, load) -> str:
     inputs = fullscreen_inputs(width, height, parse_inputs(options["input"]))
     header = image.header
     result = run_fragment_program(image.program, inputs, grid=(height, width), textures=textures,
-                                  output_from_h0=bool(header is not None and header.output_from_h0))
+                                  output_from_h0=bool(header is not None and header.output_from_h0),
+                                  budget=_budget(options, {ProgramKind.FRAGMENT: program}))
     rgba = fragment_image(result, width, height)
     if output.lower().endswith(".npy"):
         save_array(output, rgba)
@@ -171,7 +179,8 @@ def _run_vertex(processor, program, output, options, load) -> str:
     fill_vertex_constants(memory, image, settings)
     vertices = load_obj(options["mesh"]).vertices()
     outputs = run_vertex_program(image.program, vertex_attributes(vertices), memory,
-                                 textures=parse_textures(options["texture"], options["filter"], options["wrap"]))
+                                 textures=parse_textures(options["texture"], options["filter"], options["wrap"]),
+                                 budget=_budget(options, {ProgramKind.VERTEX: program}))
     save_array(output, np.transpose(outputs, (1, 0, 2)))
     return f"wrote {output} ({len(vertices.positions)} vertices × {len(outputs)} outputs)"
 
@@ -231,7 +240,9 @@ def _run_pipeline(processor, output, options, warn) -> str:
         return draw(vertex.program, fragment_with_values(fragment, settings, time), mesh,
                     width=width, height=height, constants=memory, textures=textures,
                     output_from_h0=bool(header is not None and header.output_from_h0),
-                    depth_replace=bool(header is not None and header.depth_replace))
+                    depth_replace=bool(header is not None and header.depth_replace),
+                    budget=_budget(options, {ProgramKind.VERTEX: vertex_source, ProgramKind.FRAGMENT: options["fp"]},
+                                   frame_number if movie else None))
 
     triangles = f"{mesh.triangle_count} triangle{'s' if mesh.triangle_count != 1 else ''}"
     if movie:

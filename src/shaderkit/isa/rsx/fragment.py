@@ -4,8 +4,10 @@ Execution model. :class:`FragmentMachine` turns a :class:`~shaderkit.isa.rsx.ins
 into a list of *steps* once: each arithmetic instruction becomes a closure with its source readers,
 its :mod:`~shaderkit.isa.rsx.semantics` function, its output modifiers and its writer already
 bound; each flow construct becomes IF/ELSE/ENDIF or LOOP/ENDLOOP marker steps. Running is a loop
-over step indices, no decoding and no string work. A lane is one pixel; a register is a float32
-``(4, n)`` array (rows x, y, z, w).
+over step indices, no decoding and no string work; each step costs the number of lanes from the
+run's :class:`~.budget.RunBudget` (lane-instructions, and by default wall time), so a program
+that never ends is stopped with a message naming it and its slot. A lane is one pixel; a
+register is a float32 ``(4, n)`` array (rows x, y, z, w).
 
 Registers. Only the R registers a program touches are allocated, as one float32 array
 ``(k, 4, n)``. H registers are views of the same memory (section 3.1, :mod:`.halfs`): writing H
@@ -42,6 +44,7 @@ The result holds R0 (or H0), R1.z (the depth a depth-replacing program exports) 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -50,6 +53,7 @@ import numpy as np
 from shaderkit.core.diagnostics import InputError
 
 from . import halfs, semantics
+from .budget import RunBudget, as_budget
 from .semantics import condition_passes, mask_and, store
 from .container import ProgramKind
 from .instruction import (
@@ -70,7 +74,6 @@ _INPUT_INDEX = {name: index for index, name in enumerate(FP_INPUTS)}
 _CLAMPED_INPUTS = (_INPUT_INDEX["COL0"], _INPUT_INDEX["COL1"])
 _FIRST_TEXCOORD, _LAST_TEXCOORD = _INPUT_INDEX["TEX0"], _INPUT_INDEX["TEX9"]
 KILLED_SENTINEL = F32(-12345.0)  # golden/rsx/emu/README.md
-DEFAULT_BUDGET = 1_000_000
 # Window position of a full-screen quad at NDC z = 0 with the default depth range, w = 1.
 FULLSCREEN_DEPTH = 0.5
 FULLSCREEN_W = 1.0
@@ -155,9 +158,10 @@ def run_fragment_program(program: Program, inputs: Mapping[str, np.ndarray], *,
                          grid: tuple[int, int] | None = None,
                          textures: Mapping[int, Texture] = {},
                          output_from_h0: bool = False,
-                         budget: int = DEFAULT_BUDGET) -> FragmentResult:
+                         budget: RunBudget | int | None = None) -> FragmentResult:
     """Run ``program`` once per lane. ``grid`` = (height, width) lays the lanes out row-major
-    (needed by DDX/DDY); ``budget`` bounds the number of executed instructions."""
+    (needed by DDX/DDY); ``budget`` bounds the work (:mod:`.budget`: a :class:`RunBudget`, a
+    number of lane-instructions, or None for the default limits)."""
     return FragmentMachine(program).run(inputs, grid=grid, textures=textures,
                                         output_from_h0=output_from_h0, budget=budget)
 
@@ -676,20 +680,26 @@ class FragmentMachine:
 
     def run(self, inputs: Mapping[str, np.ndarray], *, grid: tuple[int, int] | None = None,
             textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
-            budget: int = DEFAULT_BUDGET) -> FragmentResult:
+            budget: RunBudget | int | None = None) -> FragmentResult:
         lanes, grid = _lane_layout(inputs, grid)
         state = _State(lanes, len(self.register_rows), _input_table(inputs, lanes, self.inputs_read),
                        self.uses_cc, grid, textures)
+        budget = as_budget(budget)
+        deadline = budget.start()
         steps, total = self.steps, len(self.steps)
-        index = executed = 0
-        with np.errstate(all="ignore"):
-            while index < total:
-                executed += 1
-                if executed > budget:
-                    raise InputError(f"fragment program: the budget of {budget} instructions ran out "
-                                     f"at slot {self.step_slots[index]}")
-                index = steps[index](state)
-            return self._result(state, output_from_h0)
+        index = 0
+        # Every step computes all lanes (masked ones too), so each costs `lanes` of the budget.
+        remaining = budget.remaining
+        try:
+            with np.errstate(all="ignore"):
+                while index < total:
+                    remaining -= lanes
+                    if remaining < 0 or (deadline is not None and time.monotonic() > deadline):
+                        raise budget.stop(ProgramKind.FRAGMENT, self.step_slots[index], remaining)
+                    index = steps[index](state)
+        finally:
+            budget.remaining = max(remaining, 0)
+        return self._result(state, output_from_h0)
 
     def _result(self, state: _State, output_from_h0: bool) -> FragmentResult:
         # Exports are transposed views of the register storage (no copy); registers the program

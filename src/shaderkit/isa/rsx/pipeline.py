@@ -49,6 +49,7 @@ from shaderkit.core.diagnostics import InputError
 from shaderkit.render.mesh import Mesh
 from shaderkit.render.raster import Fragments, TriangleSamples, rasterize, sample_triangles
 
+from .budget import RunBudget, as_budget
 from .container import ProgramKind
 from .fragment import FP_INPUTS, FragmentMachine
 from .image import fragment_header, vertex_header
@@ -96,20 +97,23 @@ def draw(
     clear: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
     cull: str | None = None,
     branch_bits: int = 0,
+    budget: RunBudget | int | None = None,
 ) -> Frame:
-    """Render ``mesh`` with the two programs into a ``width`` × ``height`` frame (see the module doc)."""
+    """Render ``mesh`` with the two programs into a ``width`` × ``height`` frame (see the module doc).
+    Both programs spend one ``budget`` (:mod:`.budget`; None: the default limits)."""
     clear_colour = _check_arguments(vertex_program, fragment_program, cull, clear)
     vertices = mesh.vertices()
     textures = textures or {}
+    budget = as_budget(budget)
     outputs = run_vertex_program(vertex_program, vertex_attributes(vertices), constants, branch_bits=branch_bits,
-                                 textures=textures)
+                                 textures=textures, budget=budget)
     outputs = np.asarray(outputs, dtype=np.float64)  # (16 registers, V, 4)
     fragments = rasterize(outputs[0][vertices.triangles], width, height)
     if cull is not None:
         fragments = _select(fragments, ~fragments.front if cull == "front" else fragments.front)
 
     shader = _FragmentStage(fragment_program, outputs, vertices.triangles, _back_colours(vertex_program),
-                            fragments, (width, height), textures, output_from_h0)
+                            fragments, (width, height), textures, output_from_h0, budget)
     colour = np.broadcast_to(clear_colour, (height, width, 4)).copy()
     depth = np.full((height, width), CLEAR_DEPTH, dtype=np.float32)
     if not len(fragments):
@@ -210,8 +214,9 @@ class _FragmentStage:
 
     def __init__(self, program: Program, outputs: np.ndarray, triangles: np.ndarray, back_colours: set[int],
                  fragments: Fragments, size: tuple[int, int], textures: Mapping[int, Texture],
-                 output_from_h0: bool):
+                 output_from_h0: bool, budget: RunBudget):
         self.machine = FragmentMachine(program)
+        self.budget = budget
         self.inputs = _inputs_read(program)
         self.kills = bool(fragment_header(program).pixel_kill)
         self.outputs = outputs
@@ -236,7 +241,7 @@ class _FragmentStage:
             lanes = batch.grid_height * batch.grid_width
             inputs = self._inputs(batch, lanes)
             result = self.machine.run(inputs, grid=(batch.grid_height, batch.grid_width), textures=self.textures,
-                                      output_from_h0=self.output_from_h0)
+                                      output_from_h0=self.output_from_h0, budget=self.budget)
             members = batch.members
             colour[members] = result.color[batch.member_lanes]
             killed[members] = result.killed[batch.member_lanes]

@@ -5,8 +5,9 @@ bound source readers, the :mod:`~shaderkit.isa.rsx.semantics` functions of its v
 op, its writers and its flow action. A lane is one vertex. Each lane has its own program counter,
 like a SIMT core: while all lanes agree (the common case) an instruction runs on whole arrays;
 after a divergent branch the lowest program counter runs first, with a lane mask, until the lanes
-meet again (forward branches and loops reconverge alike). Every executed instruction counts
-against a budget, so a program that never ends raises :class:`InputError` naming its slot.
+meet again (forward branches and loops reconverge alike). Every executed instruction counts once
+per vertex against a :class:`~.budget.RunBudget` (lane-instructions, and by default wall time),
+so a program that never ends raises :class:`InputError` naming it and its slot.
 
 State: temporaries R0..R31 (float32 ``(32, 4, n)``), address registers A0/A1 (int32), CC0/CC1,
 outputs o[0..15] (start at (0, 0, 0, 1)), a per-lane call stack four levels deep
@@ -38,6 +39,7 @@ an unbound unit reads (0, 0, 0, 1).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -46,6 +48,7 @@ import numpy as np
 from shaderkit.core.diagnostics import InputError
 
 from . import semantics
+from .budget import RunBudget, as_budget
 from .container import ProgramKind
 from .fields import VP_NO_TEMP
 from .instruction import (VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES, Condition, Instruction, Program,
@@ -57,7 +60,6 @@ F32 = np.float32
 DEFAULT_ATTRIBUTE = np.array([[0.0], [0.0], [0.0], [1.0]], dtype=F32)
 UNBOUND_TEXEL = DEFAULT_ATTRIBUTE
 CALL_DEPTH = 4
-DEFAULT_BUDGET = 1_000_000
 IDENTITY = (0, 1, 2, 3)
 _DONE = np.iinfo(np.int32).max  # program counter of a lane that has ended
 _ADDRESS_LIMIT = F32(2 ** 24)
@@ -73,7 +75,7 @@ _ON_BRANCH_BIT = ("BRB", "CLB")
 
 def run_vertex_program(program: Program, attributes: Mapping[int, np.ndarray], constants: np.ndarray,
                        *, branch_bits: int = 0, textures: Mapping[int, Texture] = {},
-                       budget: int = DEFAULT_BUDGET) -> np.ndarray:
+                       budget: RunBudget | int | None = None) -> np.ndarray:
     """Run ``program`` once per vertex; returns the outputs o[0..15] as float32 (16, n, 4) (a
     transposed view of the machine's (16, 4, n) storage).
 
@@ -371,14 +373,14 @@ class VertexMachine:
 
     def run(self, attributes: Mapping[int, np.ndarray], constants: np.ndarray, *,
             branch_bits: int = 0, textures: Mapping[int, Texture] = {},
-            budget: int = DEFAULT_BUDGET) -> np.ndarray:
+            budget: RunBudget | int | None = None) -> np.ndarray:
         lanes, inputs = _input_table(attributes)
         state = _State(lanes, inputs, _constant_table(constants), int(branch_bits), textures)
         with np.errstate(all="ignore"):
-            self._execute(state, budget)
+            self._execute(state, as_budget(budget))
         return state.outputs.transpose(0, 2, 1)  # a view: lane-major storage, no copy
 
-    def _execute(self, state: _State, budget: int) -> None:
+    def _execute(self, state: _State, budget: RunBudget) -> None:
         steps = self.steps
         total = len(steps)
         lanes = state.lanes
@@ -386,38 +388,42 @@ class VertexMachine:
         stack = np.zeros((CALL_DEPTH, lanes), dtype=np.int64)
         depth = np.zeros(lanes, dtype=np.int64)
         uniform: int | None = 0  # the common program counter while no lane has diverged
-        executed = 0
-        while True:
-            if uniform is not None:
-                current, group = uniform, None
-                if current >= total:
-                    return
-            else:
-                current = int(program_counter.min())
-                if current >= total:
-                    return
-                group = program_counter == current
-                if group.all():
-                    uniform, group = current, None
-            step = steps[current]
-            executed += 1
-            if executed > budget:
-                raise InputError(f"vertex program: the budget of {budget} instructions ran out at "
-                                 f"slot {step.slot}")
-            state.active = group
-            step.execute(state)
-            following = _DONE if step.end else current + 1
-            if step.flow is None:
+        deadline = budget.start()
+        # Every step computes all lanes (masked ones too), so each costs `lanes` of the budget.
+        remaining = budget.remaining
+        try:
+            while True:
                 if uniform is not None:
-                    uniform = following
+                    current, group = uniform, None
+                    if current >= total:
+                        return
                 else:
-                    program_counter[group] = following
-                continue
-            if uniform is not None:
-                program_counter[:] = current
-                group = np.ones(lanes, dtype=bool)
-            self._flow(step, state, group, following, program_counter, stack, depth, total)
-            uniform = None
+                    current = int(program_counter.min())
+                    if current >= total:
+                        return
+                    group = program_counter == current
+                    if group.all():
+                        uniform, group = current, None
+                step = steps[current]
+                remaining -= lanes
+                if remaining < 0 or (deadline is not None and time.monotonic() > deadline):
+                    raise budget.stop(ProgramKind.VERTEX, step.slot, remaining)
+                state.active = group
+                step.execute(state)
+                following = _DONE if step.end else current + 1
+                if step.flow is None:
+                    if uniform is not None:
+                        uniform = following
+                    else:
+                        program_counter[group] = following
+                    continue
+                if uniform is not None:
+                    program_counter[:] = current
+                    group = np.ones(lanes, dtype=bool)
+                self._flow(step, state, group, following, program_counter, stack, depth, total)
+                uniform = None
+        finally:
+            budget.remaining = max(remaining, 0)
 
     @staticmethod
     def _flow(step: _Step, state: _State, group: np.ndarray, following: int,
