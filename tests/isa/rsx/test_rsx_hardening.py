@@ -280,3 +280,14 @@ def test_every_golden_program_runs_well_within_the_default_limits(name, program)
         attributes = {index: np.full((1000, 4), 0.5, np.float32) for index in range(16)}
         run_vertex_program(program, attributes, np.full((468, 4), 0.25, np.float32), budget=budget)
     assert 0 < budget.work - budget.remaining < DEFAULT_WORK // 10
+
+
+def test_runs_for_one_picture_share_the_time_limit():
+    program = fragment_program(THREE_DEEP_LOOP_FP)
+    budget = RunBudget(seconds=0.3)
+    with pytest.raises(BudgetExhausted, match="after 0.3 s"):
+        run_fullscreen(program, 8, budget)
+    trivial = fragment_program(FP + "MOVR result.color, fragment.color;\nEND\n")
+    with pytest.raises(BudgetExhausted, match="stopped at slot 0 after 0.3 s"):
+        run_fullscreen(trivial, 8, budget)  # the picture's time is spent: its next batch stops at once
+    run_fullscreen(trivial, 8, RunBudget(seconds=0.3))

@@ -4,7 +4,7 @@ Work is counted in **lane-instructions**: every instruction the machine executes
 each lane it runs over (a pixel for a fragment program, a vertex for a vertex program), lanes
 that flow control has masked off included, because the emulator computes them too. Counting
 instructions alone, as the first budget did, let a runaway loop over 512×512 pixels run for
-hours; lane-instructions track the time a run takes whatever its size.
+hours; lane-instructions follow the time a run takes once it has a few thousand lanes.
 
 One :class:`RunBudget` covers everything run for one picture: ``run -m rsx`` spends the vertex
 program over the vertices and the fragment program over every batch of pixels from the same
@@ -14,13 +14,15 @@ the one program.
 Two limits, so that a runaway ends within seconds at any size:
 
 * the work, ``DEFAULT_WORK`` lane-instructions unless the user gives ``--budget N`` (a few
-  seconds of plain arithmetic at any size: far more than the examples and golden programs
-  need, which stay below a tenth of it);
-* for a command without ``--budget``, also the wall time, ``DEFAULT_SECONDS`` per picture: on
+  seconds of plain arithmetic on 4,096 lanes or more; the examples and golden programs stay
+  below a tenth of it);
+* for a command without ``--budget``, also the wall time spent in the programs,
+  ``DEFAULT_SECONDS`` per picture (rasterising and building inputs do not count): on
   a few lanes the per-instruction overhead, not the lanes, sets the pace, and some instructions
   (texture fetches) cost more than others. A budget given explicitly is the only limit, so that
-  such a run does the same work on any machine, however long it takes; so are the library's
-  run functions, whose results never depend on the machine's speed.
+  such a run does the same work on any machine, however long it takes. The library's run
+  functions have no time limit either unless given a :class:`RunBudget` with one, so their
+  results never depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ class BudgetExhausted(InputError):
 
 
 class RunBudget:
-    """Lane-instructions left (and the wall-clock deadline, when one applies) for the runs of
-    one picture. ``names`` maps a program kind to how messages name that program (its file);
+    """Lane-instructions left (and seconds of running, when a time limit applies) for the runs
+    of one picture. ``names`` maps a program kind to how messages name that program (its file);
     ``where`` says which picture (``frame 12``)."""
 
     def __init__(self, work: int | None = None, *, seconds: float | None = None,
@@ -53,16 +55,21 @@ class RunBudget:
             raise InputError(f"the budget must be at least 1 lane-instruction, not {self.work}")
         self.seconds = seconds
         self.remaining = self.work
-        self.deadline: float | None = None
+        self.elapsed = 0.0  # seconds spent running programs (not rasterising or building inputs)
         self.names = dict(names or {})
         self.where = where
 
-    def start(self) -> float | None:
-        """Start the clock on the first run (later runs for the same picture share it); returns
-        the deadline that machines compare ``time.monotonic()`` with (None: no time limit)."""
-        if self.deadline is None and self.seconds is not None:
-            self.deadline = time.monotonic() + self.seconds
-        return self.deadline
+    def start(self) -> tuple[float, float | None]:
+        """A run begins: its start time and the deadline it compares ``time.monotonic()`` with
+        (None: no time limit). Only time spent in programs counts, so the rasteriser of a big
+        mesh is never blamed on a program."""
+        now = time.monotonic()
+        return now, None if self.seconds is None else now + self.seconds - self.elapsed
+
+    def finish(self, started: float, remaining: int) -> None:
+        """A run ended (or was stopped) with ``remaining`` lane-instructions left."""
+        self.elapsed += time.monotonic() - started
+        self.remaining = max(remaining, 0)
 
     @classmethod
     def for_command(cls, work: int | None, names: dict[ProgramKind, str], where: str | None = None) -> RunBudget:

@@ -685,7 +685,7 @@ class FragmentMachine:
         state = _State(lanes, len(self.register_rows), _input_table(inputs, lanes, self.inputs_read),
                        self.uses_cc, grid, textures)
         budget = as_budget(budget)
-        deadline = budget.start()
+        started, deadline = budget.start()
         steps, total = self.steps, len(self.steps)
         index = 0
         # Every step computes all lanes (masked ones too), so each costs `lanes` of the budget.
@@ -698,7 +698,7 @@ class FragmentMachine:
                         raise budget.stop(ProgramKind.FRAGMENT, self.step_slots[index], remaining)
                     index = steps[index](state)
         finally:
-            budget.remaining = max(remaining, 0)
+            budget.finish(started, remaining)
         return self._result(state, output_from_h0)
 
     def _result(self, state: _State, output_from_h0: bool) -> FragmentResult:

@@ -388,7 +388,7 @@ class VertexMachine:
         stack = np.zeros((CALL_DEPTH, lanes), dtype=np.int64)
         depth = np.zeros(lanes, dtype=np.int64)
         uniform: int | None = 0  # the common program counter while no lane has diverged
-        deadline = budget.start()
+        started, deadline = budget.start()
         # Every step computes all lanes (masked ones too), so each costs `lanes` of the budget.
         remaining = budget.remaining
         try:
@@ -423,7 +423,7 @@ class VertexMachine:
                 self._flow(step, state, group, following, program_counter, stack, depth, total)
                 uniform = None
         finally:
-            budget.remaining = max(remaining, 0)
+            budget.finish(started, remaining)
 
     @staticmethod
     def _flow(step: _Step, state: _State, group: np.ndarray, following: int,
