@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from shaderkit.core import asm as asm_module
@@ -213,3 +214,73 @@ def hang_guarded(function, *arguments) -> float:
 def test_assembler_patterns_are_linear_on_long_lines(assembler, line):
     # Quadratic or exponential backtracking would take minutes on 40,000 characters.
     assert hang_guarded(assembler.assemble, line + "\n", "t.s") < 10
+
+
+def test_c_array_comments_are_blanked_in_linear_time():
+    from shaderkit.core.binfmt import read_words
+    # 200 KB of unclosed '/*': the former /\*.*?\*/ pattern rescanned to the end at each one (30 s).
+    started = time.perf_counter()
+    with pytest.raises(InputError, match=r"x\.c:1: unterminated /\* comment"):
+        read_words(b"/* x " * 40000, "c", word_bits=16, source="x.c")
+    assert time.perf_counter() - started < 10
+    # Comments still vanish as before, line numbers intact.
+    text = b"// a /* b\nunsigned short w[] = { /* 1, */ 2, // 3,\n 4 };\n"
+    assert read_words(text, "c", word_bits=16, source="x.c") == [2, 4]
+
+
+# --- NumPy warnings in the shared mesh and raster code ---------------------------------------
+
+def cube_obj(scale: float) -> str:
+    corners = [(x, y, z) for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)]
+    lines = [f"v {x * scale!r} {y * scale!r} {z * scale!r}" for x, y, z in corners]
+    faces = [(1, 2, 4, 3), (5, 7, 8, 6), (1, 5, 6, 2), (3, 4, 8, 7), (1, 3, 7, 5), (2, 6, 8, 4)]
+    return "\n".join(lines + [f"f {a} {b} {c} {d}" for a, b, c, d in faces]) + "\n"
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("scale", [2.0 ** 1000, 2.0 ** -1000])
+def test_computed_normals_do_not_depend_on_the_scale(tmp_path, scale):
+    from shaderkit.render.mesh import load_obj
+    (tmp_path / "unit.obj").write_text(cube_obj(1.0))
+    (tmp_path / "scaled.obj").write_text(cube_obj(scale))  # near the float maximum / minimum
+    unit, scaled = load_obj(tmp_path / "unit.obj"), load_obj(tmp_path / "scaled.obj")
+    assert np.array_equal(unit.normals, scaled.normals)
+
+
+def triangles(scale: float) -> np.ndarray:
+    return np.array([[[-0.5, -0.5, 0.0, 1.0], [0.7, -0.4, 0.2, 1.5], [0.1, 0.8, -0.3, 0.9]],
+                     [[-2.0, -0.5, 0.0, 1.0], [0.7, 3.0, 0.5, 1.0], [0.1, 0.2, -3.0, 0.5]]]) * scale
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("scale", [2.0 ** 1000, 2.0 ** -1000])
+def test_rasterising_is_exactly_scale_free(scale):
+    from shaderkit.render.raster import rasterize
+    plain, scaled = rasterize(triangles(1.0), 32, 32), rasterize(triangles(scale), 32, 32)
+    assert len(plain) > 100
+    for name in ("x", "y", "triangle", "front"):
+        assert np.array_equal(getattr(plain, name), getattr(scaled, name)), name
+    assert np.array_equal(plain.barycentric, scaled.barycentric)
+    assert np.array_equal(plain.depth, scaled.depth)
+    assert np.array_equal(plain.inverse_w, scaled.inverse_w * scale)  # 1 / w scales inversely
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan, 1.7e308])
+def test_a_triangle_with_a_non_finite_or_extreme_coordinate_is_no_warning(bad):
+    from shaderkit.render.raster import rasterize
+    clip = triangles(1.0)
+    clip[1, 2, 0] = bad
+    good = rasterize(triangles(1.0)[:1], 32, 32)
+    fragments = rasterize(clip, 32, 32)
+    if not np.isfinite(bad):  # dropped; the other triangle is untouched
+        assert set(fragments.triangle) == {0} and np.array_equal(fragments.x, good.x)
+    assert np.isfinite(fragments.barycentric[fragments.triangle == 0]).all()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_clipped_corner_far_outside_int64_is_no_warning():
+    from shaderkit.render.raster import rasterize
+    # Found by fuzzing: clipping this gives a corner whose window x is past int64.
+    clip = np.array([[[-1e20, -3.4e38, 0.0, 3.4e38], [-1e20, 2.0, 2.0, 0.5], [-1.4e-45, -1.4e-45, 0.5, 1.0]]])
+    rasterize(clip, 16, 16)

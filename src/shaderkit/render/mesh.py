@@ -29,7 +29,7 @@ import numpy as np
 from shaderkit.core.diagnostics import InputError
 from shaderkit.core.fileio import read_file_bytes
 
-__all__ = ["Mesh", "MeshVertices", "load_obj"]
+__all__ = ["Mesh", "MeshVertices", "load_obj", "order_one_scale"]
 
 IGNORED_STATEMENTS = frozenset({"o", "g", "s", "usemtl", "mtllib", "vp", "mg", "lod", "maplib", "usemap"})
 SKIPPED_PRIMITIVES = {"l": "line", "p": "point"}
@@ -240,7 +240,9 @@ def _complete_normals(
     missing = normal_index < 0
     if not missing.any():
         return file_normals, normal_index
-    corners = positions[position_index]
+    # Normals do not depend on the scale, and coordinates near the float maximum would
+    # overflow in the edge vectors and cross products: work at order 1.
+    corners = positions[position_index] * order_one_scale(positions)
     face_normals = _unit(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]))
     sums = np.zeros_like(positions)
     for corner in range(3):
@@ -251,6 +253,18 @@ def _complete_normals(
     smooth = _unit(sums)
     completed = np.where(missing, position_index + len(file_normals), normal_index)
     return np.vstack([file_normals, smooth]), completed
+
+
+def order_one_scale(values: np.ndarray) -> float:
+    """The power of two that brings the largest magnitude in ``values`` to between 0.5 and 1.
+
+    Multiplying by a power of two is exact, so arithmetic on the scaled values rounds as it
+    would on the originals, and differences and squares of them can no longer overflow.
+    """
+    largest = float(np.max(np.abs(values), initial=0.0))
+    if largest == 0.0 or not math.isfinite(largest):
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(largest)[1])
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:

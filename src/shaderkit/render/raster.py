@@ -99,7 +99,7 @@ def rasterize(clip_positions: np.ndarray, width: int, height: int) -> Fragments:
     """Clip, set up and scan-convert ``clip_positions`` (T, 3, 4) = (x, y, z, w) per vertex."""
     clip = _check_triangles(clip_positions)
     _check_frame(width, height)
-    positions, parents = _clip(clip)
+    positions, parents = _clip(_to_order_one(clip)[0])
     xs, ys, owners, front = _cover(positions, parents, width, height)
     samples = sample_triangles(clip, owners, xs, ys, width, height)
     return Fragments(xs, ys, owners, samples, front)
@@ -113,16 +113,40 @@ def sample_triangles(
     Valid for any pixel whose view ray meets the triangle's plane in front of the eye, covered
     or not. Along a ray parallel to the plane the results are not finite.
     """
-    planes = _interpolation_planes(np.asarray(clip_positions, dtype=np.float64))
+    clip, scale = _to_order_one(np.asarray(clip_positions, dtype=np.float64))
+    planes = _interpolation_planes(clip)
     triangle = np.asarray(triangle, dtype=np.int64)
     ndc_x = 2.0 * (np.asarray(x, dtype=np.float64) + 0.5) / width - 1.0
     ndc_y = 2.0 * (np.asarray(y, dtype=np.float64) + 0.5) / height - 1.0
     weights, total, clip_z, clip_w = _evaluate_planes(planes, triangle, ndc_x, ndc_y)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # Near a ray parallel to the plane these are (rightly) huge or not finite: no warning.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         barycentric = weights / total[:, None]
         depth = 0.5 * clip_z / clip_w + 0.5
-        inverse_w = total / clip_w
+        # Scaling a triangle's clip positions by s scales this by 1/s; undo it.
+        inverse_w = total / clip_w * scale[triangle]
     return TriangleSamples(barycentric, depth, inverse_w)
+
+
+# A triangle with a non-finite coordinate has no place on the screen: it is replaced by this
+# one, outside every clip plane (w < 0), so it is dropped like any triangle out of view.
+_OUT_OF_VIEW = np.array([0.0, 0.0, 0.0, -1.0])
+
+
+def _to_order_one(clip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each triangle's clip positions scaled by a power of two so their largest magnitude is
+    below 1, and the scales (T,).
+
+    Homogeneous coordinates mean the same point when scaled, and clipping, projection and
+    the barycentric weights are unchanged by one positive factor for a whole triangle. A power
+    of two is exact, so ordinary triangles give bit-identical results, while coordinates near
+    the float maximum no longer overflow in the products below (NumPy would warn on stderr).
+    """
+    finite = np.isfinite(clip).all(axis=(1, 2))
+    clip = np.where(finite[:, None, None], clip, _OUT_OF_VIEW)
+    largest = np.abs(clip).max(axis=(1, 2), initial=0.0)
+    scale = np.ldexp(1.0, -np.frexp(largest)[1])
+    return clip * scale[:, None, None], scale
 
 
 def _interpolation_planes(clip: np.ndarray) -> np.ndarray:
@@ -233,6 +257,9 @@ def _snap_to_window(positions: np.ndarray, width: int, height: int) -> tuple[np.
     with np.errstate(divide="ignore", invalid="ignore"):
         ndc = positions[:, :, :2] / positions[:, :, 3:4]
     scale = np.array([width, height], dtype=np.float64) * 0.5 * SUBPIXEL_SCALE
+    # Clipped vertices lie in [-1, 1] up to rounding; a clipped corner with a tiny w can round
+    # far outside, past int64. Anything beyond ±2 is off the frame either way.
+    ndc = np.clip(ndc, -2.0, 2.0)
     window = np.rint((ndc + 1.0) * scale)
     window = np.nan_to_num(window, nan=0.0, posinf=0.0, neginf=0.0)
     return window[:, :, 0].astype(np.int64), window[:, :, 1].astype(np.int64)
