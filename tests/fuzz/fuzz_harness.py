@@ -103,6 +103,7 @@ class Verdict:
     exit_code: int | None
     stderr: str
     seconds: float
+    stdout: str = ""
 
 
 def _shell_quote(text: str) -> str:
@@ -291,7 +292,8 @@ def run_case(case: Case) -> Verdict:
 def _classify(case, result, aborted, caught, before, temporaries_before, seconds) -> Verdict:
     def verdict(outcome, detail=""):
         return Verdict(outcome, detail, None if result is None else result.exit_code,
-                       "" if result is None else result.stderr, seconds)
+                       "" if result is None else result.stderr, seconds,
+                       "" if result is None else result.stdout_bytes.decode("utf-8", "replace"))
 
     if aborted:
         return verdict("hang" if aborted.startswith("hang") else "memory", aborted)
