@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import fuzz_harness
+from . import fuzz_harness
 
 _MERGED: dict[tuple[str, str, str], collections.Counter] = collections.defaultdict(collections.Counter)
 _KEY = "shaderkit_fuzz_tally"

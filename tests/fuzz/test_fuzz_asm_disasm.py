@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_corpus import (ALL_FORMATS, IMAGE_SUFFIX, OUTPUT_CHOICES, PROCESSORS, campaign, formats, output_path,
+from .fuzz_corpus import (ALL_FORMATS, IMAGE_SUFFIX, OUTPUT_CHOICES, PROCESSORS, campaign, formats, output_path,
                          rarely,
                          program_input)
-from fuzz_harness import Case, check
+from .fuzz_harness import Case, check
 
 
 def _common_options(draw, processor: str) -> list[str]:

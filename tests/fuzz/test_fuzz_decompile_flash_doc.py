@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_corpus import (ODD_NUMBERS, OUTPUT_CHOICES, PROCESSORS, TOKENS, campaign, numbers, output_path,
+from .fuzz_corpus import (ODD_NUMBERS, OUTPUT_CHOICES, PROCESSORS, TOKENS, campaign, numbers, output_path,
                          program_input, rarely)
-from fuzz_harness import Case, check
+from .fuzz_harness import Case, check
 from shaderkit import isa as isas
 from shaderkit.cli import main
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from fuzz_corpus import EXAMPLES, GOLDEN, KNOWN_CONTENT, png_claiming
-from fuzz_harness import Case, check
+from .fuzz_corpus import EXAMPLES, GOLDEN, KNOWN_CONTENT, png_claiming
+from .fuzz_harness import Case, check
 
 PLASMA = EXAMPLES / "tpp" / "plasma.s"
 CUBE = EXAMPLES / "theia" / "models" / "cube.obj"

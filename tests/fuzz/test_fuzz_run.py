@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_corpus import (MESHES, campaign, OUTPUT_CHOICES, SCENE_FILES, SCENES, TEXTURES, mutated, numbers, odd_input,
+from .fuzz_corpus import (MESHES, campaign, OUTPUT_CHOICES, SCENE_FILES, SCENES, TEXTURES, mutated, numbers, odd_input,
                          ODD_INPUTS, output_path, program_input, rarely, sizes, textures, vectors, write_input)
-from fuzz_harness import Case, check
+from .fuzz_harness import Case, check
 
 PICTURE_SUFFIXES = (".png",) * 12 + (".gif", ".npy", ".txt", "")
 MOVIE_SUFFIXES = (".gif",) * 8 + (".mp4", ".png")
