@@ -319,6 +319,9 @@ def output_path(workspace: Path, choice: str, suffix: str, guarded: list[Path]) 
     return ["-o", str(target)] + (["--force"] if choice.endswith("--force") else [])
 
 
+STDIN_FILE = "standard-input.bin"
+
+
 def write_input(workspace: Path, name: str, data: bytes) -> Path:
     path = workspace / name
     path.write_bytes(data)
@@ -343,7 +346,7 @@ def program_input(draw, workspace: Path, processor: str, *, sources: bool = True
     """
     (workspace / "seed.s").write_bytes(b"")
     os.mkfifo(workspace / "fifo")
-    kinds = (["source"] * 3 if sources else []) + (["image"] * 3 if images else []) + ["random", "odd path"]
+    kinds = (["source"] * 3 if sources else []) + (["image"] * 3 if images else []) + ["random", "odd path", "stdin"]
     kind = draw(st.sampled_from(kinds))
     pool = [path for path in SOURCES[processor] if variant is None or source_kind(path) == variant]
     if kind == "source":
@@ -372,4 +375,10 @@ def program_input(draw, workspace: Path, processor: str, *, sources: bool = True
         name = draw(st.sampled_from(("program.s", "program.bin", "program.hex", "program.fpo", "program.vpo",
                                      "program.mem", "program.fp", "program.vp", "program")))
         return kind, str(write_input(workspace, name, data)), []
+    if kind == "stdin":
+        # The harness feeds STDIN_FILE to the command; '-' reads it.
+        seed = draw(st.sampled_from(pool))
+        data = assembled(processor, seed, draw(st.sampled_from(formats(processor)))) if images else None
+        write_input(workspace, STDIN_FILE, draw(st.one_of(st.just(data or seed.read_bytes()), random_bytes())))
+        return kind, "-", (["-f", "source"] if data is None and sources else [])
     return kind, odd_input(workspace, draw(st.sampled_from(ODD_INPUTS))), []

@@ -61,6 +61,7 @@ ADDRESS_SPACE_HEADROOM = 4 << 30
 TALLY: dict[tuple[str, str, str], collections.Counter] = collections.defaultdict(collections.Counter)
 
 TEMPORARY_MARK = ".shaderkit-"
+STDIN_FILE = "standard-input.bin"
 DIAGNOSTIC_HEADER = re.compile(r"^.+:\d+:\d+: (error|warning|note): .+")
 CARET_LINE = re.compile(r"^\s*\^~*\s*$")
 PLAIN_WARNING = re.compile(r"^\S.*?: (warning|note): ")
@@ -80,8 +81,9 @@ class CaseAborted(BaseException):
 class Case:
     """One command line and what it must not touch.
 
-    ``guarded``: paths the command is pointed at (outputs), with their content beforehand
-    (``None``: the path did not exist). ``workspace``: the folder where no temporary may stay.
+    ``guarded``: paths the command is pointed at (outputs), whose state beforehand a failing
+    run must leave as it was. ``workspace``: the folder where no temporary may stay; if it
+    holds ``standard-input.bin`` and ``stdin`` is not given, that is the command's stdin.
     """
 
     processor: str
@@ -268,6 +270,9 @@ def run_case(case: Case) -> Verdict:
     before = {path: _snapshot(path) for path in case.guarded}
     temporaries_before = _temporaries(case.workspace)
     runner = CliRunner()
+    stdin = case.stdin
+    if stdin is None and case.workspace is not None and (case.workspace / STDIN_FILE).is_file():
+        stdin = (case.workspace / STDIN_FILE).read_bytes()
     started = time.monotonic()
     aborted: str | None = None
     result = None
@@ -275,7 +280,7 @@ def run_case(case: Case) -> Verdict:
         warnings.simplefilter("default")
         try:
             with _AddressSpaceCap(), _Watchdog(WALL_TIME_LIMIT, MEMORY_LIMIT):
-                result = runner.invoke(main, case.args, input=case.stdin, catch_exceptions=True)
+                result = runner.invoke(main, case.args, input=stdin, catch_exceptions=True)
         except CaseAborted as error:
             aborted = error.reason
     seconds = time.monotonic() - started
