@@ -246,7 +246,10 @@ class _AddressSpaceCap:
 def _is_clean_error_text(stderr: str) -> bool:
     """One error line (after any one-line warnings or notes), or only diagnostic blocks
     (``file:line:col: severity: message``, the source line, a caret) with an error among them."""
-    lines = stderr.splitlines()
+    # Lines as a terminal shows them: str.splitlines() would also split at \x1c-\x1e, \x85 …
+    lines = stderr.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
     if not lines or "Traceback" in stderr:
         return False
     index, diagnostic_errors, plain_errors = 0, 0, 0

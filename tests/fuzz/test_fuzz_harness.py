@@ -47,6 +47,8 @@ def test_the_watchdog_lets_a_quick_case_finish():
      False),
     ("Traceback (most recent call last):\n  File \"x\", line 1\nValueError: x\n", False),
     ("first error\nsecond error\n", False),
+    ("no instruction 'A\x1cB\x0bC' in the manual\n", True),  # control characters, but one line
+    ("no instruction 'A\rB' in the manual\n", False),
     ("x.py:12: RuntimeWarning: divide by zero encountered\n  r = 1 / a\nout.npy: cannot write\n", False),
 ])
 def test_clean_errors_are_told_from_messy_ones(stderr, clean):
