@@ -133,6 +133,8 @@ _INTERESTING_BYTES = [0x00, 0x01, 0x7F, 0x80, 0xFF, 0x0A, 0x20, 0x2C, 0x2E, 0x30
 def mutated(draw, data: bytes, *, max_edits: int = 4) -> bytes:
     """``data`` after a few byte- and line-level edits (flip, overwrite, insert, delete,
     duplicate, truncate, swap lines, splice an interesting token)."""
+    if not _Faults.allowed:
+        return data
     edits = draw(st.integers(1, max_edits))
     buffer = bytearray(data)
     for _ in range(edits):
@@ -201,7 +203,8 @@ def png_claiming(width: int, height: int) -> bytes:
 def textures(draw) -> bytes:
     """A PNG: a seed texture mutated, one generated in some mode and size, or one whose
     header claims a huge picture."""
-    choice = draw(st.sampled_from(("seed", "mutated", "generated", "generated", "claims")))
+    choice = draw(st.sampled_from(("seed", "mutated", "generated", "generated", "claims")
+                                  if _Faults.allowed else ("seed", "generated")))
     if choice in ("seed", "mutated"):
         data = draw(st.sampled_from(TEXTURES)).read_bytes()
         return draw(mutated(data, max_edits=2)) if choice == "mutated" else data
@@ -216,6 +219,30 @@ def textures(draw) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+class _Faults:
+    """Whether the case being drawn may hold faults (mutations, odd values, bad outputs).
+
+    About one case in three is *pristine*: real seeds, ordinary values, outputs a command may
+    write; it reaches deep into the commands, where the faulty cases mostly stop at a check."""
+
+    allowed = True
+
+
+def begin_case(draw) -> bool:
+    """Draw whether this case may hold faults; every campaign test calls this first."""
+    _Faults.allowed = draw(st.sampled_from((True, True, False)))
+    return _Faults.allowed
+
+
+def faults_allowed() -> bool:
+    return _Faults.allowed
+
+
+def misuse(draw, one_in: int) -> bool:
+    """Like :func:`rarely`, for a deliberate fault (an option the processor does not take …)."""
+    return _Faults.allowed and rarely(draw, one_in)
 
 
 def rarely(draw, one_in: int) -> bool:
@@ -233,12 +260,13 @@ def numbers(low: float, high: float, *, integer: bool = True) -> st.SearchStrate
     """Mostly ordinary values in [low, high], sometimes odd ones."""
     ordinary = (st.integers(int(low), int(high)).map(str) if integer else
                 st.floats(low, high, allow_nan=False).map(lambda value: f"{value:g}"))
-    return _mostly(ordinary, st.sampled_from(ODD_NUMBERS), 8)
+    return mostly(ordinary, st.sampled_from(ODD_NUMBERS), 8)
 
 
-def _mostly(ordinary: st.SearchStrategy, odd: st.SearchStrategy, one_in: int) -> st.SearchStrategy:
+def mostly(ordinary: st.SearchStrategy, odd: st.SearchStrategy, one_in: int) -> st.SearchStrategy:
     """``ordinary`` values, and ``odd`` ones about once in ``one_in`` draws."""
-    return st.sampled_from(range(one_in)).flatmap(lambda pick: odd if pick == one_in // 2 else ordinary)
+    return st.sampled_from(range(one_in)).flatmap(
+        lambda pick: odd if pick == one_in // 2 and _Faults.allowed else ordinary)
 
 
 def vectors(count: int, low: float = -20, high: float = 20) -> st.SearchStrategy[str]:
@@ -246,7 +274,7 @@ def vectors(count: int, low: float = -20, high: float = 20) -> st.SearchStrategy
     ordinary = st.lists(st.floats(low, high, allow_nan=False).map(lambda value: f"{value:g}"),
                         min_size=count, max_size=count).map(",".join)
     odd = st.lists(st.sampled_from(ODD_NUMBERS + ["1", "2"]), min_size=0, max_size=count + 2).map(",".join)
-    return _mostly(ordinary, odd, 6)
+    return mostly(ordinary, odd, 6)
 
 
 def sizes(low: int = 1, high: int = 48) -> st.SearchStrategy[str]:
@@ -254,7 +282,7 @@ def sizes(low: int = 1, high: int = 48) -> st.SearchStrategy[str]:
     ordinary = st.tuples(st.integers(low, high), st.integers(low, high)).map(lambda size: f"{size[0]}x{size[1]}")
     odd = st.sampled_from(["0x0", "-1x4", "4x", "x4", "4", "4x4x4", "²x2", "2X2", "2×2", "", "1e3x1", "4 x 4",
                            "99999999x99999999", "65536x65536", "3000x3000", "1x1", "4.5x4", "nanxnan"])
-    return _mostly(ordinary, odd, 6)
+    return mostly(ordinary, odd, 6)
 
 
 # --- input and output paths in a case's workspace -------------------------------------------------
@@ -291,8 +319,14 @@ OUTPUT_CHOICES = ("none",) * 4 + ("new",) * 4 + ("existing",) * 4 + (
 KNOWN_CONTENT = b"known content: a failing run must leave this file as it is\n"
 
 
+VALID_OUTPUTS = ("none", "new", "existing", "stdout", "symlink", "read-only --force")
+
+
 def output_path(workspace: Path, choice: str, suffix: str, guarded: list[Path]) -> list[str]:
-    """The ``-o`` arguments for ``choice``; paths that must survive a failure go to ``guarded``."""
+    """The ``-o`` arguments for ``choice``; paths that must survive a failure go to ``guarded``.
+    In a pristine case, a choice a command must refuse becomes "new"."""
+    if not _Faults.allowed and choice not in VALID_OUTPUTS:
+        choice = "new"
     target = workspace / f"out{suffix}"
     if choice == "none":
         return []
@@ -347,6 +381,8 @@ def program_input(draw, workspace: Path, processor: str, *, sources: bool = True
     (workspace / "seed.s").write_bytes(b"")
     os.mkfifo(workspace / "fifo")
     kinds = (["source"] * 3 if sources else []) + (["image"] * 3 if images else []) + ["random", "odd path", "stdin"]
+    if not _Faults.allowed:
+        kinds = (["source"] if sources else []) + (["image"] if images else [])
     kind = draw(st.sampled_from(kinds))
     pool = [path for path in SOURCES[processor] if variant is None or source_kind(path) == variant]
     if kind == "source":
@@ -355,7 +391,7 @@ def program_input(draw, workspace: Path, processor: str, *, sources: bool = True
         text = seed.read_bytes()
         path = write_input(workspace, seed.name, draw(st.one_of(mutated(text), mutated(text, max_edits=1),
                                                                 st.just(text))))
-        return kind, str(path), draw(st.sampled_from(([], [], ["-f", "source"])))
+        return kind if _Faults.allowed else "seed", str(path), draw(st.sampled_from(([], [], ["-f", "source"])))
     if kind == "image":
         choices = [(seed, fmt) for seed in pool for fmt in formats(processor)]
         if processor.startswith("rsx"):
@@ -369,6 +405,8 @@ def program_input(draw, workspace: Path, processor: str, *, sources: bool = True
             data = assembled(processor, seed, fmt) or b""
         data = draw(st.one_of(st.just(data), mutated(data)))
         path = write_input(workspace, "program" + IMAGE_SUFFIX[fmt], data)
+        if not _Faults.allowed:
+            return "seed image", str(path), draw(st.sampled_from(([], ["-f", fmt])))
         return kind, str(path), draw(st.sampled_from(([], ["-f", fmt], ["-f", draw(st.sampled_from(ALL_FORMATS))])))
     if kind == "random":
         data = draw(st.one_of(random_bytes(), random_text()))
@@ -378,7 +416,8 @@ def program_input(draw, workspace: Path, processor: str, *, sources: bool = True
     if kind == "stdin":
         # The harness feeds STDIN_FILE to the command; '-' reads it.
         seed = draw(st.sampled_from(pool))
-        data = assembled(processor, seed, draw(st.sampled_from(formats(processor)))) if images else None
+        as_image = images and (not sources or draw(st.booleans()))
+        data = assembled(processor, seed, draw(st.sampled_from(formats(processor)))) if as_image else None
         write_input(workspace, STDIN_FILE, draw(st.one_of(st.just(data or seed.read_bytes()), random_bytes())))
-        return kind, "-", (["-f", "source"] if data is None and sources else [])
+        return kind, "-", ([] if data is not None else ["-f", "source"])
     return kind, odd_input(workspace, draw(st.sampled_from(ODD_INPUTS))), []

@@ -57,6 +57,17 @@ MEMORY_LIMIT = 1 << 30  # bytes of resident growth per case
 # this process instead of taking the machine down before the watchdog sees it.
 ADDRESS_SPACE_HEADROOM = 4 << 30
 
+# Failures found by the campaign and not yet fixed (issue 10): name -> what goes wrong. Each
+# has a case in test_fuzz_issue_cases.py marked xfail(strict=True), and the random campaign
+# leaves out just the combination that triggers it while it is listed here. When a fix lands,
+# the strict mark fails: remove the entry, and the random campaign covers the case again.
+KNOWN_FAILURES: dict[str, str] = {
+    "gif-low-fps": "--fps below about 0.0015 gives a GIF frame duration past 65535 cs: OverflowError in PIL "
+                   "(validate --fps at the option)",
+    "registers-output": "run -m theia --program P --registers -o FILE exits 0 without writing FILE "
+                        "(the registers go to stdout; -o is silently ignored)",
+}
+
 # ``(processor, command, kind) -> Counter(outcome -> cases)``
 TALLY: dict[tuple[str, str, str], collections.Counter] = collections.defaultdict(collections.Counter)
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .fuzz_corpus import (ALL_FORMATS, IMAGE_SUFFIX, OUTPUT_CHOICES, PROCESSORS, campaign, formats, output_path,
+from .fuzz_corpus import (begin_case, misuse, ALL_FORMATS, IMAGE_SUFFIX, OUTPUT_CHOICES, PROCESSORS, campaign, formats, output_path,
                          rarely,
                          program_input)
 from .fuzz_harness import Case, check
@@ -21,7 +21,7 @@ def _common_options(draw, processor: str) -> list[str]:
     options = []
     if draw(st.booleans()):
         options += ["--byte-order", draw(st.sampled_from(("big", "little")))]
-    if rarely(draw, 10):  # --rev is TPP's; the others must refuse it in one line
+    if misuse(draw, 10):  # --rev is TPP's; the others must refuse it in one line
         options += ["--rev", draw(st.sampled_from(("A", "B", "b", "C")))]
     return options
 
@@ -31,6 +31,7 @@ def _common_options(draw, processor: str) -> list[str]:
 @given(data=st.data())
 def test_asm(processor, data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, _ = program_input(draw, workspace, processor, images=False)
@@ -46,13 +47,14 @@ def test_asm(processor, data):
 @given(data=st.data())
 def test_disasm(processor, data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, format_options = program_input(draw, workspace, processor, sources=False)
         options = _common_options(draw, processor)
         if draw(st.booleans()):
             options.append("--no-addresses")
-        if rarely(draw, 3 if processor.startswith("rsx") else 12):  # RSX only
+        if misuse(draw, 3 if processor.startswith("rsx") else 12):  # RSX only
             options += ["--style", "rpcs3"]
         guarded: list[Path] = []
         outputs = output_path(workspace, draw(st.sampled_from(OUTPUT_CHOICES)), ".s", guarded)

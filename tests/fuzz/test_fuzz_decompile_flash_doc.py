@@ -13,38 +13,40 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .fuzz_corpus import (ODD_NUMBERS, OUTPUT_CHOICES, PROCESSORS, TOKENS, campaign, numbers, output_path,
+from .fuzz_corpus import (begin_case, misuse, ODD_NUMBERS, OUTPUT_CHOICES, PROCESSORS, TOKENS, campaign, numbers, output_path,
                          program_input, rarely)
 from .fuzz_harness import Case, check
 from shaderkit import isa as isas
 from shaderkit.cli import main
 
 
-@pytest.mark.parametrize("processor", PROCESSORS)
+def _not_offering(command: str) -> list[str]:
+    return [name for name in PROCESSORS if name not in isas.names(command)]
+
+
+@pytest.mark.parametrize("processor", isas.names("decompile"))
 @campaign(max_examples=20)
 @given(data=st.data())
 def test_decompile(processor, data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, format_options = program_input(draw, workspace, processor)
-        if processor not in isas.names("decompile"):
-            kind = "not offered"
         guarded: list[Path] = []
         outputs = output_path(workspace, draw(st.sampled_from(OUTPUT_CHOICES)), ".frag", guarded)
         args = ["decompile", "-m", processor, path, *format_options, *outputs]
         verdict = check(Case(processor, "decompile", kind, args, guarded, workspace))
-        if kind == "not offered":
-            assert verdict.outcome == "clean error", verdict
-        elif verdict.outcome == "result" and not outputs:
+        if verdict.outcome == "result" and not outputs:
             assert "#version 430" in verdict.stdout, verdict.stdout[:500]
 
 
-@pytest.mark.parametrize("processor", PROCESSORS)
-@campaign(max_examples=25)
+@pytest.mark.parametrize("processor", isas.names("flash"))
+@campaign(max_examples=40)
 @given(data=st.data())
 def test_flash_dry_run(processor, data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, format_options = program_input(draw, workspace, processor)
@@ -54,19 +56,30 @@ def test_flash_dry_run(processor, data):
             options += ["--time-divisor", draw(numbers(0, 63))]
             if rarely(draw, 4):
                 program = []  # the divisor alone
-        if rarely(draw, 8):
+        if misuse(draw, 8):
             options += ["--rev", draw(st.sampled_from(("A", "B", "a", "")))]
-        if processor not in isas.names("flash"):
-            kind = "not offered"
         guarded: list[Path] = []
         outputs = output_path(workspace, draw(st.sampled_from(OUTPUT_CHOICES)), ".uart", guarded)
         args = ["flash", "-m", processor, *program, *format_options, *options, *outputs]
         verdict = check(Case(processor, "flash --dry-run", kind, args, guarded, workspace))
-        if kind == "not offered":
-            assert verdict.outcome == "clean error", verdict
-        elif verdict.outcome == "result":
+        if verdict.outcome == "result":
             # The bytes are printed as hex, whatever else happens.
             assert re.search(r"\b[0-9a-fA-F]{2}\b", verdict.stdout), verdict.stdout[:500]
+
+
+@pytest.mark.parametrize(("processor", "command"), [(name, command) for command in ("decompile", "flash")
+                                                   for name in _not_offering(command)])
+@campaign(max_examples=4)
+@given(data=st.data())
+def test_commands_a_processor_does_not_offer(processor, command, data):
+    begin_case(data.draw)
+    with tempfile.TemporaryDirectory() as folder:
+        workspace = Path(folder)
+        kind, path, format_options = program_input(data.draw, workspace, processor)
+        args = [command, "-m", processor, path, *format_options] + (["--dry-run"] if command == "flash" else [])
+        verdict = check(Case(processor, "flash --dry-run" if command == "flash" else command, "not offered",
+                             args, [], workspace))
+        assert verdict.outcome == "clean error" and "has no" in verdict.stderr, verdict
 
 
 @functools.cache
@@ -86,6 +99,7 @@ def test_every_manual_names_instructions(processor):
 @given(data=st.data())
 def test_doc(processor, data):
     draw = data.draw
+    begin_case(draw)
     kind = draw(st.sampled_from(("mnemonic", "mnemonic", "mangled mnemonic", "random text", "whole manual")))
     if kind == "mnemonic":
         name = draw(st.sampled_from(mnemonics(processor)))

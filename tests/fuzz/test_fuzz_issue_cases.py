@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .fuzz_corpus import EXAMPLES, GOLDEN, KNOWN_CONTENT, png_claiming
-from .fuzz_harness import Case, check
+from .fuzz_harness import KNOWN_FAILURES, Case, check
 
 PLASMA = EXAMPLES / "tpp" / "plasma.s"
 CUBE = EXAMPLES / "theia" / "models" / "cube.obj"
@@ -128,6 +128,9 @@ CASES = {
     "empty file (THEIA)": ("theia", "disasm", {"empty.bin": b""}, ["disasm", "-m", "theia", "{w}/empty.bin"]),
     "empty file (RSX)": ("rsx-fp", "disasm", {"empty.bin": b""}, ["disasm", "-m", "rsx-fp", "{w}/empty.bin"]),
     "directory as output": ("tpp", "asm", {}, ["asm", "-m", "tpp", str(PLASMA), "-o", "{w}"]),
+    "--registers with -o": ("theia", "run", {}, ["run", "-m", "theia", "--program",
+                                                 str(EXAMPLES / "theia" / "unit" / "vector_math.s"), "--registers",
+                                                 "-o", "{w}/out.npy"]),
     "read-only output": ("tpp", "asm", {"out.hex": KNOWN_CONTENT}, ["asm", "-m", "tpp", str(PLASMA), "-o", "{w}/out.hex"]),
 }
 # Cases that must end in a clean error, not a result.
@@ -140,16 +143,14 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
-KNOWN_FAILURES: dict[str, str] = {
-    "--fps 0.0001 (TPP GIF)": "a GIF frame duration past 65535 cs: OverflowError in PIL (validate --fps at the option)",
-    "--fps 0.0001 (RSX GIF)": "a GIF frame duration past 65535 cs: OverflowError in PIL (validate --fps at the option)",
-}
+FAILING = {"--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps",
+           "--registers with -o": "registers-output"}
 
 
 def _parameters():
     for name in CASES:
-        marks = ([pytest.mark.xfail(strict=True, reason=f"issue 10: {KNOWN_FAILURES[name]}")]
-                 if name in KNOWN_FAILURES else [])
+        known = KNOWN_FAILURES.get(FAILING.get(name, ""))
+        marks = [pytest.mark.xfail(strict=True, reason=f"issue 10: {known}")] if known else []
         yield pytest.param(name, id=name, marks=marks)
 
 
@@ -165,6 +166,8 @@ def test_issue_case(name):
             (workspace / "out.hex").chmod(0o444)
         arguments = [argument.replace("{w}", folder) for argument in arguments]
         guarded = [workspace / entry for entry in ("out.npy", "out.png", "out.gif", "out.hex")]
+        if name == "--registers with -o":  # a result must have written its -o file
+            guarded = [workspace / "out.npy"]
         verdict = check(Case(processor, command, "issue 10", arguments, guarded, workspace))
         if name in MUST_FAIL:
             assert verdict.outcome == "clean error", (verdict.outcome, verdict.stdout[:300])

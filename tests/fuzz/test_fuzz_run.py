@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .fuzz_corpus import (MESHES, campaign, OUTPUT_CHOICES, SCENE_FILES, SCENES, TEXTURES, mutated, numbers, odd_input,
+from .fuzz_corpus import (begin_case, faults_allowed, misuse, mostly, MESHES, campaign, OUTPUT_CHOICES, SCENE_FILES, SCENES, TEXTURES, mutated, numbers, odd_input,
                          ODD_INPUTS, output_path, program_input, rarely, sizes, textures, vectors, write_input)
-from .fuzz_harness import Case, check
+from .fuzz_harness import KNOWN_FAILURES, Case, check
 
 PICTURE_SUFFIXES = (".png",) * 12 + (".gif", ".npy", ".txt", "")
 MOVIE_SUFFIXES = (".gif",) * 8 + (".mp4", ".png")
@@ -31,7 +31,7 @@ FOREIGN_OPTIONS = {"tpp": ["--scale", "1"], "theia": ["--cores", "2"], "rsx": ["
 
 
 def _foreign(draw, processor: str) -> list[str]:
-    if not rarely(draw, 12):
+    if not misuse(draw, 12):
         return []
     other = draw(st.sampled_from(sorted(set(FOREIGN_OPTIONS) - {processor})))
     return FOREIGN_OPTIONS[other]
@@ -41,11 +41,12 @@ def _animation(draw) -> tuple[list[str], bool]:
     """``--frames``/``--fps`` (small animations only), and whether one was asked for."""
     if not rarely(draw, 4):
         return [], False
-    options = ["--frames", draw(st.one_of(st.integers(1, 3).map(str), st.sampled_from(("0", "-1", "", "²", "1.5"))))]
+    options = ["--frames", draw(mostly(st.integers(1, 3).map(str), st.sampled_from(("0", "-1", "", "²", "1.5")), 3))]
     if draw(st.booleans()):
-        options += ["--fps", draw(st.one_of(st.floats(5, 60).map(lambda value: f"{value:g}"),
-                                            st.sampled_from(("0", "-5", "61", "0.0001", "1e-300", "nan", "inf",
-                                                             "", "٣", "1e308"))))]
+        odd = ("0", "-5", "61", "nan", "inf", "", "٣", "1e308")
+        if "gif-low-fps" not in KNOWN_FAILURES:
+            odd += ("0.0001", "1e-300", "0.001")
+        options += ["--fps", draw(mostly(st.floats(5, 60).map(lambda value: f"{value:g}"), st.sampled_from(odd), 3))]
     return options, True
 
 
@@ -66,12 +67,13 @@ def _run(processor: str, kind: str, args: list[str], guarded: list[Path], worksp
 @given(data=st.data())
 def test_run_tpp(data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, format_options = program_input(draw, workspace, "tpp")
-        options = ["--scale", draw(st.one_of(st.sampled_from(("1", "1", "2")), numbers(1, 40)))]
+        options = ["--scale", draw(st.one_of(st.sampled_from(("1", "1", "2")), numbers(1, 12)))]
         if draw(st.booleans()):
-            options += ["--model", draw(st.sampled_from(("auto", "simple", "exact") * 3 + ("fast",)))]
+            options += ["--model", draw(mostly(st.sampled_from(("auto", "simple", "exact")), st.just("fast"), 6))]
         movie_options, movie = _animation(draw)
         when = draw(st.sampled_from(("none", "rt", "frame", "movie")))
         if when == "rt":
@@ -100,7 +102,7 @@ def _theia_obj_options(draw, workspace: Path) -> tuple[str, list[str]]:
     if kind == "mesh":
         data = draw(mutated(data))
     options = ["--obj", str(write_input(workspace, mesh.name, data))]
-    if kind == "odd path":
+    if kind == "odd path" and faults_allowed():
         options[1] = odd_input(workspace, draw(st.sampled_from(ODD_INPUTS)))
     if kind == "texture" or rarely(draw, 4):
         options += ["--texture", str(write_input(workspace, "texture.png", draw(textures())))]
@@ -121,6 +123,7 @@ def _theia_program(draw, workspace: Path, flag: str) -> tuple[str, list[str]]:
 @given(data=st.data())
 def test_run_theia(data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         what = draw(st.sampled_from(("obj", "obj", "obj", "shader", "program", "scene")))
@@ -137,7 +140,7 @@ def test_run_theia(data):
             scene = workspace / "scene"
             shutil.copytree(draw(st.sampled_from(SCENES)).parent, scene)
             victim = scene / draw(st.sampled_from(SCENE_FILES))
-            if rarely(draw, 8):
+            if misuse(draw, 8):
                 victim.unlink()
             else:
                 victim.write_bytes(draw(mutated(victim.read_bytes(), max_edits=3)))
@@ -153,6 +156,8 @@ def test_run_theia(data):
         movie_options, movie = _animation(draw) if what != "scene" else ([], False)
         guarded: list[Path] = []
         outputs = _output(draw, workspace, movie, guarded)
+        if "--registers" in options and "registers-output" in KNOWN_FAILURES:
+            outputs, guarded = [], []
         _run("theia", kind, [*options, *movie_options, *_foreign(draw, "theia"), *outputs], guarded, workspace)
 
 
@@ -162,8 +167,8 @@ def _rsx_textures(draw, workspace: Path) -> list[str]:
     options = []
     for index in range(draw(st.sampled_from((0, 0, 1, 2)))):
         path = write_input(workspace, f"texture{index}.png", draw(textures()))
-        unit = draw(st.one_of(st.integers(0, 15).map(str), st.sampled_from(("16", "-1", "²", "", "x", "0x1"))))
-        options += ["--texture", draw(st.sampled_from((f"{unit}={path}", f"{unit}={path}", str(path), f"{unit}=")))]
+        unit = draw(mostly(st.integers(0, 15).map(str), st.sampled_from(("16", "-1", "²", "", "x", "0x1")), 4))
+        options += ["--texture", draw(mostly(st.just(f"{unit}={path}"), st.sampled_from((str(path), f"{unit}=")), 4))]
     if options and draw(st.booleans()):
         options += ["--filter", draw(st.sampled_from(("linear", "nearest")))]
         options += ["--wrap", draw(st.sampled_from(("repeat", "clamp", "mirror")))]
@@ -173,8 +178,8 @@ def _rsx_textures(draw, workspace: Path) -> list[str]:
 def _constants(draw) -> list[str]:
     options = []
     for _ in range(draw(st.sampled_from((0, 0, 1, 2)))):
-        name = draw(st.one_of(st.integers(0, 479).map(lambda index: f"c[{index}]"),
-                              st.sampled_from(("c[468]", "c[-1]", "c[99999]", "c[²]", "modelViewProj", "NAME", ""))))
+        name = draw(mostly(st.integers(0, 463).map(lambda index: f"c[{index}]"),
+                           st.sampled_from(("c[468]", "c[-1]", "c[99999]", "c[²]", "modelViewProj", "NAME", "")), 4))
         options += ["--const", f"{name}={draw(st.one_of(vectors(4), vectors(16)))}"]
     return options
 
@@ -183,7 +188,7 @@ def _mesh(draw, workspace: Path) -> tuple[str, str]:
     mesh = draw(st.sampled_from(MESHES))
     if rarely(draw, 3):
         return "mesh", str(write_input(workspace, mesh.name, draw(mutated(mesh.read_bytes()))))
-    if rarely(draw, 12):
+    if misuse(draw, 12):
         return "mesh odd path", odd_input(workspace, draw(st.sampled_from(ODD_INPUTS)))
     return "", str(mesh)
 
@@ -196,6 +201,7 @@ def _budget(draw) -> list[str]:
 @given(data=st.data())
 def test_run_rsx(data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, fragment, _ = program_input(draw, workspace, "rsx", variant="fragment")
@@ -210,7 +216,7 @@ def test_run_rsx(data):
         mesh_kind, mesh = _mesh(draw, workspace)
         kind = f"{kind}, {mesh_kind}" if mesh_kind else kind
         options += ["--mesh", mesh, "--size", draw(sizes(1, 40))]
-        if rarely(draw, 3):
+        if "--vp" not in options and rarely(draw, 3):  # the built-in vertex program's eye
             options += ["--camera", draw(vectors(3))]
         options += _rsx_textures(draw, workspace) + _constants(draw) + _budget(draw)
         movie_options, movie = _animation(draw)
@@ -223,12 +229,14 @@ def test_run_rsx(data):
 @given(data=st.data())
 def test_run_rsx_fp(data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, format_options = program_input(draw, workspace, "rsx-fp", variant="fragment")
         options = ["--fullscreen", draw(sizes(1, 32))] if draw(st.booleans()) else []
         for _ in range(draw(st.sampled_from((0, 0, 1, 2)))):
-            name = draw(st.sampled_from(("COL0", "COL1", "TEX0", "TEX7", "WPOS", "FOGC", "tex0", "BOGUS", "", "TEX²")))
+            name = draw(mostly(st.sampled_from(("COL0", "COL1", "TEX0", "TEX7", "WPOS", "FOGC")),
+                               st.sampled_from(("tex0", "BOGUS", "", "TEX²", "TEX8")), 4))
             options += ["--input", f"{name}={draw(vectors(4))}"]
         options += _rsx_textures(draw, workspace) + _budget(draw)
         guarded: list[Path] = []
@@ -242,12 +250,13 @@ def test_run_rsx_fp(data):
 @given(data=st.data())
 def test_run_rsx_vp(data):
     draw = data.draw
+    begin_case(draw)
     with tempfile.TemporaryDirectory() as folder:
         workspace = Path(folder)
         kind, path, format_options = program_input(draw, workspace, "rsx-vp", variant="vertex")
         mesh_kind, mesh = _mesh(draw, workspace)
         kind = f"{kind}, {mesh_kind}" if mesh_kind else kind
-        options = ["--mesh", mesh] if not rarely(draw, 10) else []
+        options = ["--mesh", mesh] if not misuse(draw, 20) else []
         options += _constants(draw) + _budget(draw)
         guarded: list[Path] = []
         suffix = draw(st.sampled_from((".npy",) * 8 + (".png", "")))
