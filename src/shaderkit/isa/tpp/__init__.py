@@ -106,6 +106,8 @@ class TinyPixelProcessor(DescribedIsa):
         return list(words) + [PADDING_WORD] * (USER_SLOTS - len(words)) + [SLOT19_WORD]
 
     def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
+        if not len(words):
+            raise InputError("empty image: no words to disassemble")
         instructions = self.decode_all(words)
         text = listing(self.description, instructions, addresses=addresses)
         # Decoded words may write RX/RY/RT/RR; the listing must still re-assemble.

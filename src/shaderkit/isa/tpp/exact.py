@@ -157,7 +157,24 @@ def decode_slot(word: int, rev: str) -> np.ndarray:
     return row
 
 
-@numba.njit(cache=True, nogil=True)
+def _compiled(function):
+    """``function`` compiled by Numba, cached on disk where Numba finds a writable place.
+
+    Numba caches beside the package (``__pycache__``), in ``$NUMBA_CACHE_DIR`` or in the
+    user's cache directory; when none is writable (an installed package run by a user
+    without a writable home) ``cache=True`` raises at import. The kernel is then compiled
+    in memory on each run (a few seconds more), never cached in a shared temporary
+    directory, where another user could plant the pickled code it would load.
+    """
+    try:
+        return numba.njit(cache=True, nogil=True)(function)
+    except RuntimeError as error:
+        if "cannot cache" not in str(error):
+            raise
+        return numba.njit(nogil=True)(function)
+
+
+@_compiled
 def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
     """Perform ``clocks`` state updates (spec 7.2 rules 1–9), sampling pixels into ``frame``.
 
@@ -378,6 +395,24 @@ class ExactMachine:
         """
         self.run_until((self.frame_index + 1) * CLOCKS_PER_FRAME)
         return self._frame.copy()
+
+    def periodic_state(self) -> bytes:
+        """At a frame boundary, everything that decides the frames to come.
+
+        Two boundaries with equal keys start identical futures, so the frames between them
+        repeat for ever (every example repeats with RT, every 192 frames at N = 5). The
+        count of out-of-range ROM reads is a diagnostic, not state, and is left out.
+        """
+        state = self._state.copy()
+        state[S_ROM_OUT_OF_RANGE] = 0
+        return state.tobytes() + self._values.tobytes()
+
+    def skip_frames(self, count: int) -> None:
+        """Advance ``count`` frames without running them: only right when ``count`` is a
+        multiple of a period found with :meth:`periodic_state` (the state is then unchanged)."""
+        if count < 0:
+            raise ValueError("cannot skip a negative number of frames")
+        self.clock += count * CLOCKS_PER_FRAME
 
     # --- external inputs -----------------------------------------------------------------
     def write_slot(self, slot: int, word: int) -> None:

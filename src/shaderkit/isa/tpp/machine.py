@@ -8,6 +8,7 @@ RT during frame k is ``floor(2k / (N + 1)) mod 64`` for time divisor N.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,8 @@ from .exact import ExactMachine, first_frame_with_rt, rt_of_frame
 from .simple import BLOCK, SimpleModel
 
 MODELS = ("auto", "simple", "exact")
+# About a minute of emulation (4.5 ms a frame) and 2.8 minutes of chip time.
+MAX_EXACT_FRAMES_WITHOUT_REPEAT = 10_000
 DEFAULT_DIVISOR = 5
 CHIP_FPS = 60.0
 
@@ -100,9 +103,39 @@ class RunSession:
         for frame in sorted(set(frames)):
             if self._exact is None or self._exact.frame_index > frame:
                 self._exact = ExactMachine(self.image, rev=self.rev, divisor=self.divisor)
-            while self._exact.frame_index < frame:
-                self._exact.run_frame()
+                self._boundaries: dict[bytes, int] = {}
+                self._period: int | None = None
+            self._advance_exact_to(frame)
             yield frame, self._exact.run_frame()
+
+    def _advance_exact_to(self, frame: int) -> None:
+        """Bring the exact model to the start of ``frame``.
+
+        Running every frame from reset would take hours for a far frame (``--frame`` 10**9, or
+        an animation at a tiny ``--fps``). Once the machine's state at a frame boundary repeats,
+        every later frame repeats with that period and whole periods are skipped; a program
+        whose state has not repeated within :data:`MAX_EXACT_FRAMES_WITHOUT_REPEAT` frames
+        cannot reach a frame past that.
+        """
+        machine = self._exact
+        while machine.frame_index < frame:
+            if self._period is None:
+                key = hashlib.blake2b(machine.periodic_state(), digest_size=16).digest()
+                earlier = self._boundaries.setdefault(key, machine.frame_index)
+                if earlier != machine.frame_index:
+                    # The first repeat: boundaries are recorded in order, so this is the shortest period.
+                    self._period = machine.frame_index - earlier
+                    self._boundaries.clear()
+            if self._period is not None:
+                machine.skip_frames((frame - machine.frame_index) // self._period * self._period)
+                if machine.frame_index == frame:
+                    return
+            elif machine.frame_index >= MAX_EXACT_FRAMES_WITHOUT_REPEAT:
+                raise InputError(
+                    f"frame {frame:,} is out of reach: the exact model runs every frame from reset, and this "
+                    f"program's state has not repeated in its first {MAX_EXACT_FRAMES_WITHOUT_REPEAT:,} frames "
+                    "(choose an earlier frame, or a higher --fps for an animation)")
+            machine.run_frame()
 
     # -- RGB, as the command line wants it ----------------------------------------------
 
