@@ -130,6 +130,8 @@ class Theia(DescribedIsa):
         return None, disassemble(self.description, words, RAM_BIT)
 
     def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
+        if not len(words):
+            raise InputError("empty image: no words to disassemble")
         entries, instructions = self.decode_image(words)
         header = []
         named = {}

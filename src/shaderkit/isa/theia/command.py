@@ -10,7 +10,10 @@ from collections.abc import Callable
 
 from ...core.diagnostics import InputError
 from ...core.options import parse_numbers, parse_size
+from .fixedpoint import LOW_31_BITS, ONE, to_fixed
 from .registers import address_name
+
+MAX_FIXED = LOW_31_BITS / ONE
 
 DEFAULT_OBJ_RESOLUTION = (128, 128)
 
@@ -32,6 +35,16 @@ def build_scene(options: dict):
             camera=parse_numbers(options["camera"], 3, "--camera") if options["camera"] else None,
             window=((window[0], window[1]), (window[2], window[3])) if window else None)
     raise InputError("give a scene: --scene DIR or --obj model.obj (or --program prog.s --registers)")
+
+
+def _check_animation_time(count: int, fps: float) -> None:
+    """Refuse, before rendering, an animation whose last frame's time C7 cannot hold."""
+    last = (count - 1) / fps
+    try:
+        to_fixed(last)
+    except ValueError:
+        raise InputError(f"--frames {count} at --fps {fps:g} lasts {last:g} s, but THEIA's time (C7, fixed "
+                         f"point) only reaches {MAX_FIXED:.0f} s: use fewer frames or a higher --fps") from None
 
 
 def run_command(processor, program: str | None, output: str | None, options: dict, *,
@@ -65,6 +78,7 @@ def run_command(processor, program: str | None, output: str | None, options: dic
     source = shader or options["scene"] or options["obj"]
     if movie:
         fps, count = options["fps"], options["frames"]
+        _check_animation_time(count, fps)
         renders = (machine.render(scene, options["cores"], time=index / fps) for index in range(count))
         save_animation(output, (render.image for render in renders), fps=fps, count=count,
                        progress=options["progress"])

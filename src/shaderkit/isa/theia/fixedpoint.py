@@ -45,9 +45,12 @@ def to_fixed(value: float) -> int:
     """
     if not math.isfinite(value):
         raise ValueError(f"{value} has no fixed-point representation")
-    signed = math.floor(value * ONE + 0.5)
-    if not -(1 << 31) <= signed < (1 << 31):
+    scaled = value * ONE + 0.5
+    # Compare before flooring: a value near the float maximum scales to infinity, and
+    # math.floor(inf) would raise OverflowError instead of this function's ValueError.
+    if not -(1 << 31) <= scaled < (1 << 31):
         raise ValueError(f"{value} is outside the fixed-point range")
+    signed = math.floor(scaled)
     return signed & WORD_MASK
 
 

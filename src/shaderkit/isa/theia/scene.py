@@ -16,8 +16,11 @@ line naming the file (and the line where there is one).
 
 from __future__ import annotations
 
+import io
 import math
 import re
+import struct
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +28,7 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from ...core.fileio import read_file_bytes, write_text_atomic
-from ...render.mesh import load_obj
+from ...render.mesh import load_obj, order_one_scale
 from .fixedpoint import ONE, SCALE, from_fixed, to_fixed
 
 FRACTION_BITS = SCALE
@@ -55,6 +58,7 @@ LAYOUTS = ("V1", "V2")
 MAX_TRIANGLES = 0xFFFF  # the node header's comment reserves 16 bits for the triangle count
 MAX_AUTO_TEXTURE_SIZE = 512
 MAX_TEXTURE_SIZE = 4096
+MAX_TEXTURE_PIXELS = MAX_TEXTURE_SIZE * MAX_TEXTURE_SIZE  # what an input image may have, too
 FRAME_RADIUS = 4.0  # half-diagonal of the normalised mesh: the scale of the upstream examples
 DEFAULT_CAMERA = (3.0, -3.6, 12.0)  # +z side, a little right and above (+Y is down the image)
 WINDOW_MARGIN = 0.05  # fraction of the projected extent added on each side
@@ -494,11 +498,19 @@ def _load_texture(path: Path, texture_size: int | None, notes: list[str]) -> np.
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as opened:
-            image = opened.convert("RGB")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (UnidentifiedImageError, OSError, ValueError) as error:
+        # Pillow only warns (on stderr) about images between 89 and 179 megapixels: refuse
+        # those too, and anything larger than the largest texture, before decoding a pixel.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(read_file_bytes(path))) as opened:
+                width, height = opened.size
+                if width * height > MAX_TEXTURE_PIXELS:
+                    raise InputError(f"{path}: {width}x{height} pixels is larger than a texture may be "
+                                     f"(at most {MAX_TEXTURE_PIXELS:,} pixels, {MAX_TEXTURE_SIZE}x{MAX_TEXTURE_SIZE})")
+                image = opened.convert("RGB")
+    # Pillow reports corrupt or oversized images with several exception types.
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error,
+            Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
         raise InputError(f"{path}: cannot read the image ({error})") from None
     width, height = image.size
     if texture_size is not None:
@@ -601,7 +613,9 @@ def scene_from_obj(
         )
 
     used = np.unique(mesh.position_index)
-    world = mesh.positions * np.array([1.0, -1.0, 1.0])
+    # Placement is scale-free: at order 1 (an exact power-of-two scaling, see order_one_scale)
+    # coordinates near the float maximum cannot overflow in the extent computed below.
+    world = mesh.positions * np.array([1.0, -1.0, 1.0]) * order_one_scale(mesh.positions[used])
     low, high = world[used].min(axis=0), world[used].max(axis=0)
     half_diagonal = float(np.linalg.norm(high - low)) / 2
     if half_diagonal == 0:
@@ -617,6 +631,8 @@ def scene_from_obj(
     camera_position = np.array(DEFAULT_CAMERA if camera is None else camera, dtype=np.float64)
     if camera_position.shape != (3,) or not np.all(np.isfinite(camera_position)):
         raise InputError(f"camera must be three numbers (x, y, z), not {camera!r}")
+    for coordinate in camera_position:  # before any arithmetic with it, which could overflow
+        _to_fixed(float(coordinate), "camera coordinate")
     _check_camera(camera_position, world[used], obj_path)
     if window is None:
         window = _frame_window(world[used], camera_position, (width, height))
@@ -736,6 +752,8 @@ def _check_window(window) -> tuple[tuple[float, float], tuple[float, float]]:
         raise InputError(f"window must be ((xmin, ymin), (xmax, ymax)), not {window!r}") from None
     if not (xmin < xmax and ymin < ymax):
         raise InputError(f"window {window!r} must have xmin < xmax and ymin < ymax")
-    for value in (xmin, ymin, xmax, ymax):
-        _to_fixed(value, "window coordinate")
+    words = _signed([_to_fixed(value, "window coordinate") for value in (xmin, ymin, xmax, ymax)])
+    if not (words[0] < words[2] and words[1] < words[3]):
+        raise InputError(f"window {window!r} is narrower than THEIA's fixed-point step (1/{ONE}): "
+                         "xmin and xmax, or ymin and ymax, become the same number")
     return (xmin, ymin), (xmax, ymax)
