@@ -64,6 +64,9 @@ ADDRESS_SPACE_HEADROOM = 4 << 30
 KNOWN_FAILURES: dict[str, str] = {
     "gif-low-fps": "--fps below about 0.0015 gives a GIF frame duration past 65535 cs: OverflowError in PIL "
                    "(validate --fps at the option)",
+    "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
+                          "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB, theia --resolution 1.8 GiB "
+                          "(and over 60 s); bound memory, or lower the limit, and say so before starting",
     "registers-output": "run -m theia --program P --registers -o FILE exits 0 without writing FILE "
                         "(the registers go to stdout; -o is silently ignored)",
 }

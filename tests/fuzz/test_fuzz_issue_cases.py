@@ -131,6 +131,10 @@ CASES = {
     "--registers with -o": ("theia", "run", {}, ["run", "-m", "theia", "--program",
                                                  str(EXAMPLES / "theia" / "unit" / "vector_math.s"), "--registers",
                                                  "-o", "{w}/out.npy"]),
+    "largest --fullscreen (RSX)": ("rsx-fp", "run", {}, ["run", "-m", "rsx-fp", str(GOURAUD_FP), "--fullscreen",
+                                                         "4096x4096", "-o", "{w}/out.npy"]),
+    "largest --resolution (THEIA)": ("theia", "run", {}, ["run", "-m", "theia", "--obj", str(CUBE), "--resolution",
+                                                          "4096x4096", "-o", "{w}/out.png"]),
     "read-only output": ("tpp", "asm", {"out.hex": KNOWN_CONTENT}, ["asm", "-m", "tpp", str(PLASMA), "-o", "{w}/out.hex"]),
 }
 # Cases that must end in a clean error, not a result.
@@ -143,7 +147,8 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
-FAILING = {"--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps",
+FAILING = {"largest --fullscreen (RSX)": "memory-at-max-size", "largest --resolution (THEIA)": "memory-at-max-size",
+           "--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps",
            "--registers with -o": "registers-output"}
 
 

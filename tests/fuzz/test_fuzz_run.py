@@ -24,6 +24,7 @@ from .fuzz_harness import KNOWN_FAILURES, Case, check
 
 PICTURE_SUFFIXES = (".png",) * 12 + (".gif", ".npy", ".txt", "")
 MOVIE_SUFFIXES = (".gif",) * 8 + (".mp4", ".png")
+PRISTINE_PICTURE_SUFFIXES, PRISTINE_MOVIE_SUFFIXES = (".png",), (".gif", ".gif", ".mp4")
 RUN_OUTPUTS = ("new",) * 12 + OUTPUT_CHOICES
 # A few options of each processor, given to the others now and then: each must be refused in one line.
 FOREIGN_OPTIONS = {"tpp": ["--scale", "1"], "theia": ["--cores", "2"], "rsx": ["--size", "8x8"],
@@ -51,8 +52,13 @@ def _animation(draw) -> tuple[list[str], bool]:
 
 
 def _output(draw, workspace: Path, movie: bool, guarded: list[Path]) -> list[str]:
-    suffix = draw(st.sampled_from(MOVIE_SUFFIXES if movie else PICTURE_SUFFIXES))
-    choice = draw(st.sampled_from(RUN_OUTPUTS))
+    if faults_allowed():
+        suffix = draw(st.sampled_from(MOVIE_SUFFIXES if movie else PICTURE_SUFFIXES))
+    else:
+        suffix = draw(st.sampled_from(PRISTINE_MOVIE_SUFFIXES if movie else PRISTINE_PICTURE_SUFFIXES))
+    # A picture needs a file: a pristine case writes one (new, existing, through a symlink …).
+    choice = draw(st.sampled_from(RUN_OUTPUTS if faults_allowed() else
+                                  ("new", "new", "existing", "symlink", "read-only --force")))
     return output_path(workspace, choice, suffix, guarded)
 
 
@@ -74,8 +80,8 @@ def test_run_tpp(data):
         options = ["--scale", draw(st.one_of(st.sampled_from(("1", "1", "2")), numbers(1, 12)))]
         if draw(st.booleans()):
             options += ["--model", draw(mostly(st.sampled_from(("auto", "simple", "exact")), st.just("fast"), 6))]
-        movie_options, movie = _animation(draw)
         when = draw(st.sampled_from(("none", "rt", "frame", "movie")))
+        movie_options, movie = _animation(draw) if when == "none" or faults_allowed() else ([], False)
         if when == "rt":
             options += ["--rt", draw(numbers(0, 8))]
         elif when == "frame":
@@ -240,8 +246,9 @@ def test_run_rsx_fp(data):
             options += ["--input", f"{name}={draw(vectors(4))}"]
         options += _rsx_textures(draw, workspace) + _budget(draw)
         guarded: list[Path] = []
-        suffix = draw(st.sampled_from((".npy",) * 6 + (".png",) * 4 + (".gif", "")))
-        outputs = output_path(workspace, draw(st.sampled_from(RUN_OUTPUTS)), suffix, guarded)
+        suffix = draw(st.sampled_from((".npy",) * 6 + (".png",) * 4 + ((".gif", "") if faults_allowed() else ())))
+        outputs = output_path(workspace, draw(st.sampled_from(RUN_OUTPUTS if faults_allowed() else ("new",))),
+                              suffix, guarded)
         _run("rsx-fp", kind, [path, *format_options, *options, *_foreign(draw, "rsx-fp"), *outputs],
              guarded, workspace)
 
@@ -259,7 +266,8 @@ def test_run_rsx_vp(data):
         options = ["--mesh", mesh] if not misuse(draw, 20) else []
         options += _constants(draw) + _budget(draw)
         guarded: list[Path] = []
-        suffix = draw(st.sampled_from((".npy",) * 8 + (".png", "")))
-        outputs = output_path(workspace, draw(st.sampled_from(RUN_OUTPUTS)), suffix, guarded)
+        suffix = draw(st.sampled_from((".npy",) * 8 + ((".png", "") if faults_allowed() else ())))
+        outputs = output_path(workspace, draw(st.sampled_from(RUN_OUTPUTS if faults_allowed() else ("new",))),
+                              suffix, guarded)
         _run("rsx-vp", kind, [path, *format_options, *options, *_foreign(draw, "rsx-vp"), *outputs],
              guarded, workspace)
