@@ -13,6 +13,7 @@ import functools
 import io
 import os
 import random
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -126,6 +127,10 @@ TOKENS = [
 ]
 PRINTABLE = "".join(chr(code) for code in range(32, 127)) + "\t\n"
 _BYTES_PER_PIXEL = {"L": 1, "LA": 2, "RGB": 3, "RGBA": 4, "P": 1, "I;16": 2}
+_NUMBER = re.compile(rb"-?(?:0x)?[0-9A-Fa-f]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?")
+_EDGE_NUMBERS = [b"0", b"1", b"-1", b"2", b"7FFFFFFF", b"FFFFFFFF", b"80000000", b"0x7fffffff", b"0xffffffff",
+                 b"65535", b"65536", b"4096", b"4097", b"2147483648", b"1e38", b"1e39", b"-1e39", b"3.4e38", b"nan",
+                 b"1e-45", b"0.5", b"99999999999999999999", b"-0"]
 _INTERESTING_BYTES = [0x00, 0x01, 0x7F, 0x80, 0xFF, 0x0A, 0x20, 0x2C, 0x2E, 0x30, 0x39, 0x3A, 0x78, 0x67]
 
 
@@ -139,7 +144,7 @@ def mutated(draw, data: bytes, *, max_edits: int = 4) -> bytes:
     buffer = bytearray(data)
     for _ in range(edits):
         operation = draw(st.sampled_from(("flip", "byte", "insert", "delete", "duplicate", "truncate",
-                                          "token", "token", "line-swap", "line-drop", "line-dup")))
+                                          "token", "token", "number", "number", "line-swap", "line-drop", "line-dup")))
         size = len(buffer)
         position = draw(st.integers(0, max(0, size)))
         if operation == "flip" and size:
@@ -162,6 +167,12 @@ def mutated(draw, data: bytes, *, max_edits: int = 4) -> bytes:
             token = draw(st.sampled_from(TOKENS))
             separator = draw(st.sampled_from((b"", b" ", b"\n")))
             buffer[position:position] = separator + token + separator
+        elif operation == "number":
+            # Another value in a number's place: the field keeps its form, the value goes to an edge.
+            numbers_found = list(_NUMBER.finditer(bytes(buffer)))
+            if numbers_found:
+                found = numbers_found[draw(st.integers(0, len(numbers_found) - 1))]
+                buffer[found.start():found.end()] = draw(st.sampled_from(_EDGE_NUMBERS))
         elif operation.startswith("line") and size:
             lines = bytes(buffer).split(b"\n")
             first = draw(st.integers(0, len(lines) - 1))
