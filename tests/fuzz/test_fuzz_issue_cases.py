@@ -8,11 +8,13 @@ folder. Special inputs stand in for devices: a FIFO for ``/dev/urandom`` or a bl
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from .fuzz_corpus import EXAMPLES, GOLDEN, KNOWN_CONTENT, png_claiming
 from .fuzz_harness import KNOWN_FAILURES, Case, check
@@ -52,6 +54,13 @@ MULR R0.w, R0.x, c[0].x;
 MOVR result.color, R0;
 END
 """
+
+
+def _plain_png(side: int) -> bytes:
+    """A PNG of one colour: a few hundred kilobytes however large the picture."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (side, side), (200, 100, 50)).save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def _squaring_chain(prefix: str, depth: int = 40) -> str:
@@ -135,6 +144,10 @@ CASES = {
                                                          "4096x4096", "-o", "{w}/out.npy"]),
     "largest --resolution (THEIA)": ("theia", "run", {}, ["run", "-m", "theia", "--obj", str(CUBE), "--resolution",
                                                           "4096x4096", "-o", "{w}/out.png"]),
+    "RSX texture of 8192x8192": ("rsx-fp", "run", {"prog.fp": (GOLDEN / "rsx" / "asm" / "fp_tex2d.fp.txt").read_bytes(),
+                                                   "big.png": lambda: _plain_png(8192)},
+                                 ["run", "-m", "rsx-fp", "{w}/prog.fp", "--texture", "0={w}/big.png", "--fullscreen",
+                                  "8x8", "-o", "{w}/out.npy"]),
     "read-only output": ("tpp", "asm", {"out.hex": KNOWN_CONTENT}, ["asm", "-m", "tpp", str(PLASMA), "-o", "{w}/out.hex"]),
 }
 # Cases that must end in a clean error, not a result.
@@ -147,7 +160,8 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
-FAILING = {"largest --fullscreen (RSX)": "memory-at-max-size", "largest --resolution (THEIA)": "memory-at-max-size",
+FAILING = {"RSX texture of 8192x8192": "rsx-texture-size",
+           "largest --fullscreen (RSX)": "memory-at-max-size", "largest --resolution (THEIA)": "memory-at-max-size",
            "--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps",
            "--registers with -o": "registers-output"}
 
@@ -166,7 +180,7 @@ def test_issue_case(name):
         workspace = Path(folder)
         os.mkfifo(workspace / "fifo")
         for file_name, data in files.items():
-            (workspace / file_name).write_bytes(data)
+            (workspace / file_name).write_bytes(data() if callable(data) else data)
         if name == "read-only output":
             (workspace / "out.hex").chmod(0o444)
         arguments = [argument.replace("{w}", folder) for argument in arguments]
