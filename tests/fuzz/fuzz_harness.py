@@ -65,12 +65,10 @@ KNOWN_FAILURES: dict[str, str] = {
     "gif-low-fps": "--fps below about 0.0015 gives a GIF frame duration past 65535 cs: OverflowError in PIL "
                    "(validate --fps at the option)",
     "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
-                          "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB, theia --resolution 1.8 GiB "
-                          "(and over 60 s); bound memory, or lower the limit, and say so before starting",
+                          "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
+                          "the limit, and say so before starting",
     "rsx-texture-size": "an RSX texture of 8192x8192 (a 210 KB PNG of one colour) takes over 1 GiB and 6 s; "
                         "THEIA refuses textures over 4096x4096, RSX only past PIL's decompression-bomb limit",
-    "registers-output": "run -m theia --program P --registers -o FILE exits 0 without writing FILE "
-                        "(the registers go to stdout; -o is silently ignored)",
 }
 
 # ``(processor, command, kind) -> Counter(outcome -> cases)``

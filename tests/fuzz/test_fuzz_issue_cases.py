@@ -161,9 +161,8 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
 FAILING = {"RSX texture of 8192x8192": "rsx-texture-size",
-           "largest --fullscreen (RSX)": "memory-at-max-size", "largest --resolution (THEIA)": "memory-at-max-size",
-           "--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps",
-           "--registers with -o": "registers-output"}
+           "largest --fullscreen (RSX)": "memory-at-max-size",
+           "--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps"}
 
 
 def _parameters():
