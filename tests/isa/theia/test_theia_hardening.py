@@ -145,3 +145,19 @@ def test_the_scene_of_a_model_does_not_depend_on_its_scale(tmp_path, scale):
 def test_an_empty_image_is_an_error_not_a_listing():
     with pytest.raises(InputError, match="^empty image: no words to disassemble$"):
         Theia().disassemble([])
+
+
+# --- what the options promise ------------------------------------------------------------------
+
+def test_a_resolution_past_the_pixel_limit_is_refused_before_rendering(tmp_path):
+    # 4096x4096 took 1.8 GiB and over a minute; 2048x2048 is the largest THEIA renders.
+    result = invoke("run", "-m", "theia", "--obj", CUBE, "--resolution", "4096x4096", "-o", tmp_path / "out.png")
+    assert_one_line_error(result, "--resolution 4096x4096 is more than THEIA renders (4,194,304 pixels")
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_a_bare_register_run_refuses_an_output_file_it_would_not_write(tmp_path):
+    program = ROOT / "examples" / "theia" / "unit" / "vector_math.s"
+    result = invoke("run", "-m", "theia", "--program", program, "--registers", "-o", tmp_path / "out.npy")
+    assert_one_line_error(result, "--program --registers prints the registers and writes no file: drop -o")
+    assert invoke("run", "-m", "theia", "--program", program, "--registers").exit_code == 0

@@ -16,6 +16,7 @@ from .registers import address_name
 MAX_FIXED = LOW_31_BITS / ONE
 
 DEFAULT_OBJ_RESOLUTION = (128, 128)
+MAX_PIXELS = 2048 * 2048
 
 
 def build_scene(options: dict):
@@ -31,10 +32,20 @@ def build_scene(options: dict):
         window = parse_numbers(options["window"], 4, "--window") if options["window"] else None
         return scene_from_obj(
             options["obj"], options["texture"],
-            resolution=parse_size(options["resolution"], "--resolution") if options["resolution"] else DEFAULT_OBJ_RESOLUTION,
+            resolution=_resolution(options["resolution"]) if options["resolution"] else DEFAULT_OBJ_RESOLUTION,
             camera=parse_numbers(options["camera"], 3, "--camera") if options["camera"] else None,
             window=((window[0], window[1]), (window[2], window[3])) if window else None)
     raise InputError("give a scene: --scene DIR or --obj model.obj (or --program prog.s --registers)")
+
+
+def _resolution(text: str) -> tuple[int, int]:
+    """``--resolution``, at most :data:`MAX_PIXELS`: the emulator's memory and time grow with the
+    pixel count (2048x2048: 0.5 GiB and 18 s; 4096x4096 would need 1.8 GiB and over a minute)."""
+    width, height = parse_size(text, "--resolution")
+    if width * height > MAX_PIXELS:
+        raise InputError(f"--resolution {width}x{height} is more than THEIA renders ({MAX_PIXELS:,} pixels, "
+                         f"such as 2048x2048): the emulator's memory grows with the pixel count")
+    return width, height
 
 
 def _check_animation_time(count: int, fps: float) -> None:
@@ -59,6 +70,8 @@ def run_command(processor, program: str | None, output: str | None, options: dic
             raise InputError("a bare run needs both --program prog.s and --registers")
         if program or options["scene"] or options["obj"] or options["shader"]:
             raise InputError("--program --registers runs without a scene: drop the scene and shader options")
+        if output is not None:
+            raise InputError("--program --registers prints the registers and writes no file: drop -o")
         machine = processor.machine(load(options["program_file"]), **budget)
         for note in machine.notes:
             warn(f"{options['program_file']}: note: {note}")
