@@ -326,11 +326,13 @@ def odd_input(workspace: Path, choice: str) -> str:
 
 # Mostly outputs a command should write; each way to refuse one now and then.
 OUTPUT_CHOICES = ("none",) * 4 + ("new",) * 4 + ("existing",) * 4 + (
-    "stdout", "symlink", "read-only", "read-only --force", "directory", "missing-folder", "empty-name")
+    "stdout", "symlink", "read-only", "read-only --force", "directory", "missing-folder", "empty-name",
+    "unicode-name", "under-a-file", "dangling-symlink")
 KNOWN_CONTENT = b"known content: a failing run must leave this file as it is\n"
 
 
-VALID_OUTPUTS = ("none", "new", "existing", "stdout", "symlink", "read-only --force")
+VALID_OUTPUTS = ("none", "new", "existing", "stdout", "symlink", "read-only --force", "unicode-name",
+                 "dangling-symlink")
 
 
 def output_path(workspace: Path, choice: str, suffix: str, guarded: list[Path]) -> list[str]:
@@ -350,6 +352,15 @@ def output_path(workspace: Path, choice: str, suffix: str, guarded: list[Path]) 
         return ["-o", str(workspace / "folder")]
     if choice == "missing-folder":
         target = workspace / "no-such-folder" / f"out{suffix}"
+    elif choice == "under-a-file":
+        (workspace / "plain-file").write_bytes(KNOWN_CONTENT)
+        guarded.append(workspace / "plain-file")
+        target = workspace / "plain-file" / f"out{suffix}"
+    elif choice == "unicode-name":
+        target = workspace / f"sortie é ☃ {'ü' * 40}{suffix}"
+    elif choice == "dangling-symlink":
+        target.symlink_to(f"made-through-the-link{suffix}")
+        guarded.append(workspace / f"made-through-the-link{suffix}")
     elif choice == "existing":
         target.write_bytes(KNOWN_CONTENT)
     elif choice.startswith("read-only"):

@@ -134,7 +134,7 @@ def _snapshot(path: Path):
     """What must stay the same at ``path`` when a command fails: kind, mode, content."""
     try:
         status = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     if stat.S_ISLNK(status.st_mode):
         return ("link", os.readlink(path), _snapshot_target(path))
