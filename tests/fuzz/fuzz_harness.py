@@ -78,7 +78,7 @@ TEMPORARY_MARK = ".shaderkit-"
 STDIN_FILE = "standard-input.bin"
 DIAGNOSTIC_HEADER = re.compile(r"^.+:\d+:\d+: (error|warning|note): .+")
 CARET_LINE = re.compile(r"^\s*\^~*\s*$")
-PLAIN_WARNING = re.compile(r"^\S.*?: (warning|note): ")
+PLAIN_WARNING = re.compile(r"^(?:\S.*?: )?(warning|note): ")
 
 
 class CaseAborted(BaseException):

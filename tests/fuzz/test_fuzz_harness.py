@@ -42,6 +42,8 @@ def test_the_watchdog_lets_a_quick_case_finish():
     ("p.s:4:5: error: unknown register 'RZ'\nADD RZ R0\n    ^~\n", True),
     ("p.s:1:1: warning: slot 18\nNOP\n^~~\np.s:4:5: error: bad\nADD RZ R0\n    ^~\n", True),
     ("p.s:1:1: warning: slot 18\nNOP\n^~~\n", False),  # warnings alone are no error
+    ("note: all 3 frames are the same\nloop.vp (vertex program): stopped at slot 1 after 5 s\n", True),
+    ("note: all 3 frames are the same\n", False),
     ("", False),
     ("Usage: shaderkit asm [OPTIONS] SOURCE\nTry 'shaderkit asm -h' for help.\n\nError: No such option: --bogus\n",
      False),

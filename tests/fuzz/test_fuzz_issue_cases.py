@@ -42,6 +42,18 @@ MOVR result.color, R0;
 END
 """
 
+ENDLESS_VP = """!!ARBvp1.0
+OPTION NV_vertex_program3;
+TEMP R0;
+MOV R0, vertex.color;
+top:
+ADD R0, R0, R0;
+BRA top;
+MOV result.color, R0;
+MOV result.position, vertex.position;
+END
+"""
+
 DIVIDING_BY_ZERO_FP = """!!ARBfp1.0
 OPTION NV_fragment_program2;
 #const c[0] = 0 -1 0 0
@@ -125,6 +137,9 @@ CASES = {
     "RSX 3-deep loop in the pipeline": ("rsx", "run", {"loops.fp": NESTED_LOOPS_FP.encode()},
                                         ["run", "-m", "rsx", "--fp", "{w}/loops.fp", "--mesh", str(TORUS),
                                          "--size", "512x512", "-o", "{w}/out.png"]),
+    "RSX endless vertex loop, animated": ("rsx", "run", {"loop.vp": ENDLESS_VP.encode()},
+                                          ["run", "-m", "rsx", "--vp", "{w}/loop.vp", "--fp", str(GOURAUD_FP),
+                                           "--mesh", str(CUBE), "--frames", "2", "-o", "{w}/out.gif"]),
     "NumPy warnings from RCP 0, LG2 -1": ("rsx-fp", "run", {"zero.fp": DIVIDING_BY_ZERO_FP.encode()},
                                          ["run", "-m", "rsx-fp", "{w}/zero.fp", "--fullscreen", "4x4", "-o", "{w}/out.npy"]),
     "GIF of 100000 frames": ("tpp", "run", {}, ["run", "-m", "tpp", str(PLASMA), "--frames", "100000", "-o", "{w}/out.gif"]),
@@ -155,7 +170,7 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "flash -m theia", "flash -m rsx", ".include with a NUL byte", ".include of a FIFO",
              "a FIFO as the program", "squaring chain (TPP)", "squaring chain (THEIA)", "RSX hex backtracking",
              "RSX hex backtracking, longer", "TPP hex, many digits", "GIF of 100000 frames", "-o ''",
-             "unknown option", "bad choice", "empty file (TPP)", "empty file (THEIA)", "empty file (RSX)",
+             "unknown option", "bad choice", "RSX endless vertex loop, animated", "empty file (TPP)", "empty file (THEIA)", "empty file (RSX)",
              "directory as output", "read-only output", "unicode digit in --fullscreen",
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
