@@ -58,10 +58,31 @@ def summary_lines() -> list[str]:
     return lines
 
 
+def compact_lines() -> list[str]:
+    """Cases per command and processor as ``cases (results / clean errors / failures)``."""
+    processors = sorted({key[0] for key in _MERGED})
+    commands = sorted({key[1] for key in _MERGED})
+    cells: dict[tuple[str, str], collections.Counter] = collections.defaultdict(collections.Counter)
+    for (processor, command, _), counts in _MERGED.items():
+        cells[(command, processor)].update(counts)
+
+    def cell(counts) -> str:
+        if not counts:
+            return "–"
+        failures = sum(counts.values()) - counts.get("result", 0) - counts.get("clean error", 0)
+        return f"{sum(counts.values())} ({counts.get('result', 0)} / {counts.get('clean error', 0)} / {failures})"
+
+    lines = ["| command | " + " | ".join(processors) + " |", "|---|" + "---|" * len(processors)]
+    for command in commands:
+        lines.append(f"| {command} | " + " | ".join(cell(cells.get((command, p))) for p in processors) + " |")
+    return lines
+
+
 def pytest_terminal_summary(terminalreporter):
     if not _MERGED:
         return
-    lines = summary_lines()
+    lines = summary_lines() + ["", "cases per command and processor: cases (results / clean errors / failures)", ""]
+    lines += compact_lines()
     terminalreporter.section("fuzz campaign: cases per processor, command and input kind")
     for line in lines:
         terminalreporter.write_line(line)
