@@ -67,6 +67,9 @@ KNOWN_FAILURES: dict[str, str] = {
     "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
                           "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
                           "the limit, and say so before starting",
+    "theia-table-before-error": "run -m theia checks -o only after rendering: with --stats, or with --cores "
+                                "(which prints the per-core table unasked), an unwritable -o gives the table and "
+                                "then the error line",
     "rsx-texture-size": "an RSX texture of 8192x8192 (a 210 KB PNG of one colour) takes over 1 GiB and 6 s; "
                         "THEIA refuses textures over 4096x4096, RSX only past PIL's decompression-bomb limit",
 }

@@ -163,6 +163,10 @@ CASES = {
                                                    "big.png": lambda: _plain_png(8192)},
                                  ["run", "-m", "rsx-fp", "{w}/prog.fp", "--texture", "0={w}/big.png", "--fullscreen",
                                   "8x8", "-o", "{w}/out.npy"]),
+    "--cores with an unwritable output": ("theia", "run", {}, ["run", "-m", "theia", "--obj", str(CUBE), "--resolution",
+                                                               "8x8", "--cores", "2", "-o", "{w}/missing/out.png"]),
+    "--stats with an unwritable output": ("theia", "run", {}, ["run", "-m", "theia", "--obj", str(CUBE), "--resolution",
+                                                               "8x8", "--stats", "-o", "{w}/missing/out.png"]),
     "read-only output": ("tpp", "asm", {"out.hex": KNOWN_CONTENT}, ["asm", "-m", "tpp", str(PLASMA), "-o", "{w}/out.hex"]),
 }
 # Cases that must end in a clean error, not a result.
@@ -170,12 +174,15 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "flash -m theia", "flash -m rsx", ".include with a NUL byte", ".include of a FIFO",
              "a FIFO as the program", "squaring chain (TPP)", "squaring chain (THEIA)", "RSX hex backtracking",
              "RSX hex backtracking, longer", "TPP hex, many digits", "GIF of 100000 frames", "-o ''",
-             "unknown option", "bad choice", "RSX endless vertex loop, animated", "empty file (TPP)", "empty file (THEIA)", "empty file (RSX)",
+             "unknown option", "bad choice", "--cores with an unwritable output",
+             "--stats with an unwritable output", "RSX endless vertex loop, animated", "empty file (TPP)", "empty file (THEIA)", "empty file (RSX)",
              "directory as output", "read-only output", "unicode digit in --fullscreen",
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
-FAILING = {"RSX texture of 8192x8192": "rsx-texture-size",
+FAILING = {"--cores with an unwritable output": "theia-table-before-error",
+           "--stats with an unwritable output": "theia-table-before-error",
+           "RSX texture of 8192x8192": "rsx-texture-size",
            "largest --fullscreen (RSX)": "memory-at-max-size",
            "--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps"}
 
