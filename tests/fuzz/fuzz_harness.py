@@ -159,8 +159,10 @@ def _temporaries(folder: Path | None) -> list[str]:
     return sorted(entry.name for entry in folder.iterdir() if TEMPORARY_MARK in entry.name)
 
 
-def _output_problem(path: Path) -> str | None:
-    """Why a file a successful run wrote is not a complete output (None: it is)."""
+def _output_problem(path: Path, pictures: bool) -> str | None:
+    """Why a file a successful run wrote is not a complete output (None: it is). ``pictures``:
+    the command writes what the suffix says (``run``: .png, .gif, .npy); others write their
+    bytes under any name."""
     try:
         if not path.exists():
             return f"{path.name} was not written"
@@ -171,7 +173,7 @@ def _output_problem(path: Path) -> str | None:
         return f"{path.name}: {error}"
     if not data:
         return f"{path.name} is empty"
-    suffix = path.suffix.lower()
+    suffix = path.suffix.lower() if pictures else ""
     try:
         if suffix in (".png", ".gif"):
             with Image.open(io.BytesIO(data)) as image:
@@ -341,7 +343,7 @@ def _classify(case, result, aborted, caught, before, temporaries_before, seconds
     if result.exit_code == 0:
         for path in case.guarded:
             if _output_wanted(case, path):
-                problem = _output_problem(path)
+                problem = _output_problem(path, pictures=case.command == "run")
                 if problem:
                     return verdict("partial output", problem)
         return verdict("result")
