@@ -70,9 +70,30 @@ KNOWN_FAILURES: dict[str, str] = {
     "theia-table-before-error": "run -m theia checks -o only after rendering: with --stats, or with --cores "
                                 "(which prints the per-core table unasked), an unwritable -o gives the table and "
                                 "then the error line",
+    "rsx-float32-warnings": "values past float32's range reach NumPy casts in RSX runs: --const c[N]=1e39, "
+                            "--input COL0=1e39,…, --camera 1e308,…, an OBJ vertex at 1e39 each print a RuntimeWarning "
+                            "(two lines) on stderr, exit 0",
     "rsx-texture-size": "an RSX texture of 8192x8192 (a 210 KB PNG of one colour) takes over 1 GiB and 6 s; "
                         "THEIA refuses textures over 4096x4096, RSX only past PIL's decompression-bomb limit",
 }
+
+# How the random campaign recognises a listed failure it cannot simply leave out (the trigger is
+# an ordinary-looking value deep in the input): such a case is tallied under its outcome but does
+# not fail the test while its entry is in KNOWN_FAILURES.
+KNOWN_SIGNATURES = {
+    "rsx-float32-warnings": lambda case, verdict: (verdict.outcome == "stray warning"
+                                                   and case.processor.startswith("rsx")
+                                                   and verdict.detail.startswith("RuntimeWarning")),
+}
+
+
+def known_failure(case: "Case", verdict: "Verdict") -> str | None:
+    """The KNOWN_FAILURES entry this bad outcome is, if any."""
+    for name, matches in KNOWN_SIGNATURES.items():
+        if name in KNOWN_FAILURES and matches(case, verdict):
+            return name
+    return None
+
 
 # ``(processor, command, kind) -> Counter(outcome -> cases)``
 TALLY: dict[tuple[str, str, str], collections.Counter] = collections.defaultdict(collections.Counter)
@@ -359,16 +380,20 @@ def _classify(case, result, aborted, caught, before, temporaries_before, seconds
 
 
 def _output_wanted(case: Case, path: Path) -> bool:
-    """Whether ``path`` is the -o target of the case (other guarded paths are inputs)."""
+    """Whether ``path`` is the -o target of the case (other guarded paths are inputs); not with
+    --help or --version, which print and write nothing."""
     arguments = case.args
+    if any(flag in arguments for flag in ("--help", "-h", "--version")):
+        return False
     return any(arguments[i] in ("-o", "--output") and arguments[i + 1] == str(path)
                for i in range(len(arguments) - 1))
 
 
-def check(case: Case) -> Verdict:
-    """Run a case and fail the test, with the command line, unless the outcome is good."""
+def check(case: Case, *, tolerate_known: bool = True) -> Verdict:
+    """Run a case and fail the test, with the command line, unless the outcome is good (or,
+    with ``tolerate_known``, a listed known failure that KNOWN_SIGNATURES recognises)."""
     verdict = run_case(case)
-    if verdict.outcome not in GOOD_OUTCOMES:
+    if verdict.outcome not in GOOD_OUTCOMES and not (tolerate_known and known_failure(case, verdict)):
         raise AssertionError(
             f"{verdict.outcome} ({case.processor} {case.command}, {case.kind}): {case.reproduction()}\n"
             f"{verdict.detail}\nexit code: {verdict.exit_code}\nstderr: {verdict.stderr[:2000]}")
