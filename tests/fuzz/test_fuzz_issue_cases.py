@@ -176,6 +176,8 @@ CASES = {
     "OBJ vertex past float32 (RSX)": ("rsx", "run", {"big.obj": b"v 1e39 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n"},
                                       ["run", "-m", "rsx", "--fp", str(GOURAUD_FP), "--mesh", "{w}/big.obj",
                                        "--size", "8x8", "-o", "{w}/out.png"]),
+    "--camera 0,1e30,0 (RSX)": ("rsx", "run", {}, ["run", "-m", "rsx", "--fp", str(GOURAUD_FP), "--mesh", str(CUBE),
+                                                   "--size", "8x8", "--camera", "0,1e30,0", "-o", "{w}/out.png"]),
     "read-only output": ("tpp", "asm", {"out.hex": KNOWN_CONTENT}, ["asm", "-m", "tpp", str(PLASMA), "-o", "{w}/out.hex"]),
 }
 # Cases that must end in a clean error, not a result.
@@ -189,7 +191,8 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
-FAILING = {"--const past float32": "rsx-float32-warnings", "--input past float32": "rsx-float32-warnings",
+FAILING = {"--camera 0,1e30,0 (RSX)": "rsx-camera-far",
+           "--const past float32": "rsx-float32-warnings", "--input past float32": "rsx-float32-warnings",
            "--camera 1e308 (RSX)": "rsx-float32-warnings", "OBJ vertex past float32 (RSX)": "rsx-float32-warnings",
            "--cores with an unwritable output": "theia-table-before-error",
            "--stats with an unwritable output": "theia-table-before-error",
