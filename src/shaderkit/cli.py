@@ -184,7 +184,9 @@ def decompile(machine: str, binary: str, fmt: str | None, output: str | None) ->
 @click.option("--rt", type=click.IntRange(0, 63), default=None, help="Render the first frame whose RT is this.")
 @click.option("--frame", type=click.IntRange(0, None), default=None, help="Render this frame after reset.")
 @click.option("--frames", type=click.IntRange(1, None), default=None, help="Render an animation of this many frames.")
-@click.option("--fps", type=click.FloatRange(0, 60, min_open=True), default=20.0, show_default=True,
+# GIF keeps a frame's delay in 16 bits of hundredths of a second (at most 655 s): 0.01 fps is
+# 100 s a frame, well inside it, and slower than any animation anyone plays.
+@click.option("--fps", type=click.FloatRange(0.01, 60), default=20.0, show_default=True,
               help="Playback rate of the animation (TPP: frames are taken in real chip time).")
 @click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="Time divisor N.")
 @click.option("--scale", type=click.IntRange(1, 40), default=10, show_default=True,
@@ -204,7 +206,8 @@ def decompile(machine: str, binary: str, fmt: str | None, output: str | None) ->
 @click.option("--stats", is_flag=True, help="Print per-core statistics.")
 @click.option("--complete-isa", is_flag=True, help="Execute INTP/XCHANGEY/XCHANGEZ/RESCALE as the manual documents.")
 @click.option("--budget", type=click.IntRange(1, None), default=None,
-              help="Instruction groups a routine may run before it is stopped.")
+              help="THEIA: instruction groups a routine may run. RSX: lane-instructions a picture may take "
+                   "(default 2,000,000,000, plus 5 s of running time).")
 @click.option("--vp", default=None, help="Vertex program (.vpo, assembly text, or raw/hex ucode).")
 @click.option("--fp", default=None, help="Fragment program (.fpo, assembly text, or raw/hex ucode).")
 @click.option("--mesh", default=None, help="Wavefront OBJ mesh to draw (rsx) or whose vertices to run (rsx-vp).")
@@ -267,7 +270,7 @@ def flash(machine: str, rev: str, program: str | None, input_format: str | None,
     if output:
         write_output(output, data)
     if not dry_run and not output:
-        processor.send(data, port)
+        click.echo(processor.send(data, port), err=True)
 
 
 @main.command(cls=ProcessorCommand)

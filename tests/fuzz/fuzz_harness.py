@@ -62,8 +62,6 @@ ADDRESS_SPACE_HEADROOM = 4 << 30
 # leaves out just the combination that triggers it while it is listed here. When a fix lands,
 # the strict mark fails: remove the entry, and the random campaign covers the case again.
 KNOWN_FAILURES: dict[str, str] = {
-    "gif-low-fps": "--fps below about 0.0015 gives a GIF frame duration past 65535 cs: OverflowError in PIL "
-                   "(validate --fps at the option)",
     "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
                           "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
                           "the limit, and say so before starting",

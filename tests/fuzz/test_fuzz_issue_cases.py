@@ -197,8 +197,7 @@ FAILING = {"--camera 0,1e30,0 (RSX)": "rsx-camera-far",
            "--cores with an unwritable output": "theia-table-before-error",
            "--stats with an unwritable output": "theia-table-before-error",
            "RSX texture of 8192x8192": "rsx-texture-size",
-           "largest --fullscreen (RSX)": "memory-at-max-size",
-           "--fps 0.0001 (TPP GIF)": "gif-low-fps", "--fps 0.0001 (RSX GIF)": "gif-low-fps"}
+           "largest --fullscreen (RSX)": "memory-at-max-size"}
 
 
 def _parameters():
