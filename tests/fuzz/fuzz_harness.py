@@ -71,8 +71,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "rsx-float32-warnings": "values past float32's range reach NumPy casts in RSX runs: --const c[N]=1e39, "
                             "--input COL0=1e39,…, --camera 1e308,…, an OBJ vertex at 1e39 each print a RuntimeWarning "
                             "(two lines) on stderr, exit 0",
-    "rsx-camera-far": "run -m rsx --camera 0,1e30,0 (a camera so far that near == far in float): "
-                      "ZeroDivisionError traceback in the preview projection",
     "rsx-texture-size": "an RSX texture of 8192x8192 (a 210 KB PNG of one colour) takes over 1 GiB and 6 s; "
                         "THEIA refuses textures over 4096x4096, RSX only past PIL's decompression-bomb limit",
 }
@@ -84,9 +82,6 @@ KNOWN_SIGNATURES = {
     "rsx-float32-warnings": lambda case, verdict: (verdict.outcome == "stray warning"
                                                    and case.processor.startswith("rsx")
                                                    and verdict.detail.startswith("RuntimeWarning")),
-    "rsx-camera-far": lambda case, verdict: (verdict.outcome == "traceback" and case.processor == "rsx"
-                                             and "--camera" in case.args and "ZeroDivisionError" in verdict.detail
-                                             and "_perspective" in verdict.detail),
 }
 
 

@@ -34,6 +34,7 @@ BUILTIN_VERTEX_PROGRAM = "preview.vp"
 # Constant registers of the built-in program (the header of builtin/preview.vp).
 PROJECTION_ROWS, VIEW_ROWS, MODEL_FIT, LIGHT, SHADING, TURN = 0, 4, 7, 8, 9, 10
 FIELD_OF_VIEW_DEGREES = 40.0
+MAX_CAMERA_COORDINATE = 1e4
 AMBIENT = 0.15
 # Towards the light in eye space: upper right, in front (the light of examples/rsx/phong.fp).
 LIGHT_DIRECTION = (0.4472136, 0.5405797, 0.71258234)
@@ -94,6 +95,10 @@ def frame_mesh(positions: np.ndarray, size: tuple[int, int],
     eye = np.array(DEFAULT_EYE if camera is None else camera, dtype=np.float64)
     if eye.shape != (3,) or not np.all(np.isfinite(eye)):
         raise InputError(f"--camera needs three numbers x,y,z, not {camera!r}")
+    if not np.all(np.abs(eye) <= MAX_CAMERA_COORDINATE):
+        # Past this the unit-sphere model is far below a pixel and float32 depth breaks down.
+        raise InputError(f"--camera coordinates must lie within ±{MAX_CAMERA_COORDINATE:g} "
+                         "(the model fills the unit sphere around the origin)")
     distance = float(np.linalg.norm(eye))
     if distance < 1e-6:
         raise InputError("--camera must not sit at the model's centre (0, 0, 0): the eye looks at it")
