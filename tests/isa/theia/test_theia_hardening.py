@@ -64,7 +64,7 @@ def test_extreme_scene_options_are_one_line_errors(tmp_path, option, value, mess
     assert not (tmp_path / "out.png").exists()
 
 
-@pytest.mark.parametrize("frames, fps", [(3, "1e-300"), (3, "0.0001"), (20000, "1")])
+@pytest.mark.parametrize("frames, fps", [(200, "0.01"), (20000, "1")])
 def test_an_animation_longer_than_the_time_register_is_refused_before_rendering(tmp_path, frames, fps):
     started = time.perf_counter()
     result = invoke("run", "-m", "theia", "--obj", CUBE, "--resolution", "8x8", "--frames", frames,
@@ -72,6 +72,12 @@ def test_an_animation_longer_than_the_time_register_is_refused_before_rendering(
     assert time.perf_counter() - started < 30  # refused up front, not after 16,384 frames
     assert_one_line_error(result, f"--frames {frames} at --fps {float(fps):g} lasts",
                           "THEIA's time (C7, fixed point) only reaches 16384 s")
+
+
+@pytest.mark.parametrize("fps", ["1e-300", "0.0001"])
+def test_a_frame_rate_below_the_option_range_is_refused_at_the_option(tmp_path, fps):
+    result = invoke("run", "-m", "theia", "--obj", CUBE, "--frames", "3", "--fps", fps, "-o", tmp_path / "out.gif")
+    assert_one_line_error(result, "--fps", "0.01<=x<=60")
 
 
 def test_an_animation_up_to_the_last_representable_time_is_accepted():
