@@ -36,6 +36,25 @@ def load_gallery():
     return module
 
 
+def invoke_cli(*arguments):
+    """Run the ``shaderkit`` command in-process; arguments may be paths or numbers."""
+    from click.testing import CliRunner
+
+    from shaderkit.cli import main
+    return CliRunner().invoke(main, [str(argument) for argument in arguments])
+
+
+def assert_one_line_error(result, *fragments: str) -> None:
+    """The project's promise for bad input: exit code 2, one line on stderr naming each fragment,
+    no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.output and "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
 @pytest.fixture
 def golden():
     """The golden-data accessor, for tests that look files up at run time."""

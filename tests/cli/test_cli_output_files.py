@@ -15,25 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from shaderkit.cli import main
+from conftest import assert_one_line_error, invoke_cli as invoke
 
 ROOT = Path(__file__).resolve().parents[2]
 PLASMA = ROOT / "examples" / "tpp" / "plasma.s"
 SHADERKIT = [sys.executable, "-m", "shaderkit.cli"]
-
-
-def invoke(*arguments):
-    return CliRunner().invoke(main, [str(argument) for argument in arguments])
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 def temporaries(folder: Path) -> list[str]:

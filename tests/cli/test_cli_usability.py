@@ -7,26 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from shaderkit import isa as isas
-from shaderkit.cli import main
+from conftest import assert_one_line_error, invoke_cli as invoke
 
 ROOT = Path(__file__).resolve().parents[2]
 PLASMA = ROOT / "examples" / "tpp" / "plasma.s"
-
-
-def invoke(*arguments):
-    return CliRunner().invoke(main, [str(argument) for argument in arguments])
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 @pytest.mark.parametrize("command", ["flash", "decompile"])

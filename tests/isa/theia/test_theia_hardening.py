@@ -10,28 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from shaderkit.cli import main
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.theia import Theia
 from shaderkit.isa.theia.fixedpoint import to_fixed
 from shaderkit.isa.theia.scene import scene_from_obj
+from conftest import assert_one_line_error, invoke_cli as invoke
 
 ROOT = Path(__file__).resolve().parents[3]
 CUBE = ROOT / "examples" / "theia" / "models" / "cube.obj"
-
-
-def invoke(*arguments):
-    return CliRunner().invoke(main, [str(argument) for argument in arguments])
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 # --- the fixed-point range --------------------------------------------------------------------

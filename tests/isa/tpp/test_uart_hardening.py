@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from shaderkit.cli import main
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.tpp import serial_ports, uart
+from conftest import assert_one_line_error
 
 POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX pseudo-terminals")
 UPLOAD = uart.upload_bytes([0x1083, 0x58A3] + [0x0000] * 17 + [0x6003]) + uart.divisor_byte(5)
@@ -25,15 +26,6 @@ UPLOAD = uart.upload_bytes([0x1083, 0x58A3] + [0x0000] * 17 + [0x6003]) + uart.d
 def flash(*arguments: str):
     """Run ``shaderkit flash -m tpp --time-divisor 5`` in-process; the result has .stderr."""
     return CliRunner().invoke(main, ["flash", "-m", "tpp", "--time-divisor", "5", *arguments])
-
-
-def assert_one_line_error(result, *fragments: str) -> None:
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 # --- a port that hangs up mid-transfer ---------------------------------------------------
