@@ -17,7 +17,7 @@ from . import isa as isas
 from .cli_machinery import ProcessorCommand, ShaderkitGroup, force_option, machine_option
 from .core import binfmt
 from .core.diagnostics import InputError
-from .core.fileio import MAX_INPUT_BYTES, read_file_bytes, write_bytes_atomic
+from .core.fileio import MAX_INPUT_BYTES, check_writable, read_file_bytes, write_bytes_atomic
 
 SOURCE_SUFFIXES = (".s", ".asm", ".tpp", ".shdr")
 # Containers every ISA has, plus those only some ISAs have (checked when used).
@@ -241,6 +241,8 @@ def run(machine: str, rev: str, program: str | None, input_format: str | None, o
     if options["progress"] is None:
         options["progress"] = sys.stderr.isatty()
     processor = isas.get(machine, rev=rev, complete_isa=options["complete_isa"])
+    if output:
+        check_writable(output)  # before the render, which may take minutes
     summary = processor.run_command(program, output, options,
                                     load=lambda path: load_program(processor, path, input_format),
                                     echo=click.echo, warn=lambda text: click.echo(text, err=True))

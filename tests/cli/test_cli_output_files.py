@@ -94,6 +94,20 @@ def test_a_directory_as_output_is_refused(tmp_path):
     assert_one_line_error(invoke("asm", "-m", "tpp", PLASMA, "-o", tmp_path), "is a directory")
 
 
+@pytest.mark.parametrize("command", [
+    ("run", "-m", "tpp", PLASMA, "--frames", "100000"),
+    ("run", "-m", "theia", "--obj", ROOT / "examples" / "theia" / "models" / "cube.obj", "--cores", "2"),
+    ("run", "-m", "theia", "--obj", ROOT / "examples" / "theia" / "models" / "cube.obj", "--stats"),
+])
+def test_an_output_in_a_missing_folder_is_refused_before_running(tmp_path, command):
+    # Checked up front: no statistics table, and no 100,000 frames rendered first (the
+    # frames would take minutes, so a late check would time the test out).
+    output = tmp_path / "missing" / ("out.gif" if "--frames" in command else "out.png")
+    result = invoke(*command, "-o", output)
+    assert_one_line_error(result, "no such folder")
+    assert not output.parent.exists()
+
+
 # --- temporaries: gone after a signal, and stale ones cleaned up ----------------------------
 
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP])

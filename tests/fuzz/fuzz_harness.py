@@ -65,9 +65,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
                           "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
                           "the limit, and say so before starting",
-    "theia-table-before-error": "run -m theia checks -o only after rendering: with --stats, or with --cores "
-                                "(which prints the per-core table unasked), an unwritable -o gives the table and "
-                                "then the error line",
     "rsx-float32-warnings": "values past float32's range reach NumPy casts in RSX runs: --const c[N]=1e39, "
                             "--input COL0=1e39,…, --camera 1e308,…, an OBJ vertex at 1e39 each print a RuntimeWarning "
                             "(two lines) on stderr, exit 0",

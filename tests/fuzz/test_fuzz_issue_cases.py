@@ -193,8 +193,6 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
 # loudly here until its mark is removed.
 FAILING = {"--const past float32": "rsx-float32-warnings", "--input past float32": "rsx-float32-warnings",
            "OBJ vertex past float32 (RSX)": "rsx-float32-warnings",
-           "--cores with an unwritable output": "theia-table-before-error",
-           "--stats with an unwritable output": "theia-table-before-error",
            "RSX texture of 8192x8192": "rsx-texture-size",
            "largest --fullscreen (RSX)": "memory-at-max-size"}
 

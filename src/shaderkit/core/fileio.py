@@ -61,6 +61,23 @@ def output_target(path: str | os.PathLike) -> tuple[Path, bool]:
     return target, False
 
 
+def check_writable(path: str | os.PathLike) -> None:
+    """Refuse, before any work starts, an output that :func:`atomic_path` could not write.
+
+    A long render should not end in "cannot write": the target must be writable as
+    :func:`output_target` says and, unless it is a special file, its folder must exist and
+    accept new files (where the temporary goes).
+    """
+    target, special = output_target(path)
+    if special:
+        return
+    folder = target.parent
+    if not folder.is_dir():
+        raise InputError(f"{os.fspath(path)}: cannot write (no such folder: {folder})")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{os.fspath(path)}: cannot write (Permission denied)")
+
+
 def _temporary_name(target: Path) -> str:
     return f".{target.name}{_TEMPORARY_MARK}{os.getpid()}-"
 
