@@ -192,6 +192,18 @@ def test_parse_numbers_refuses_non_finite_and_miscounted(text):
         parse_numbers(text, 3, "--camera")
 
 
+@pytest.mark.parametrize("text", ["1e39,0,0", "0,-3.5e38,0"])
+def test_parse_numbers_for_float32_refuses_what_float32_cannot_hold(text):
+    assert parse_numbers(text, 3, "--input") == tuple(float(part) for part in text.split(","))
+    with pytest.raises(InputError, match=re.escape(f"--input {text}: ") + r".* is past the float32 range"):
+        parse_numbers(text, 3, "--input", float32=True)
+
+
+def test_parse_numbers_for_float32_accepts_its_largest_value():
+    largest = float(np.finfo(np.float32).max)
+    assert parse_numbers(f"{largest!r},-{largest!r},0", 3, "--input", float32=True) == (largest, -largest, 0.0)
+
+
 # --- regular expressions applied to user input -----------------------------------------------
 
 def hang_guarded(function, *arguments) -> float:

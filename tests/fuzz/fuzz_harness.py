@@ -65,9 +65,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
                           "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
                           "the limit, and say so before starting",
-    "rsx-float32-warnings": "values past float32's range reach NumPy casts in RSX runs: --const c[N]=1e39, "
-                            "--input COL0=1e39,…, --camera 1e308,…, an OBJ vertex at 1e39 each print a RuntimeWarning "
-                            "(two lines) on stderr, exit 0",
     "rsx-texture-size": "an RSX texture of 8192x8192 (a 210 KB PNG of one colour) takes over 1 GiB and 6 s; "
                         "THEIA refuses textures over 4096x4096, RSX only past PIL's decompression-bomb limit",
 }
@@ -75,11 +72,7 @@ KNOWN_FAILURES: dict[str, str] = {
 # How the random campaign recognises a listed failure it cannot simply leave out (the trigger is
 # an ordinary-looking value deep in the input): such a case is tallied under its outcome but does
 # not fail the test while its entry is in KNOWN_FAILURES.
-KNOWN_SIGNATURES = {
-    "rsx-float32-warnings": lambda case, verdict: (verdict.outcome == "stray warning"
-                                                   and case.processor.startswith("rsx")
-                                                   and verdict.detail.startswith("RuntimeWarning")),
-}
+KNOWN_SIGNATURES: dict = {}
 
 
 def known_failure(case: "Case", verdict: "Verdict") -> str | None:

@@ -186,14 +186,15 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "a FIFO as the program", "squaring chain (TPP)", "squaring chain (THEIA)", "RSX hex backtracking",
              "RSX hex backtracking, longer", "TPP hex, many digits", "GIF of 100000 frames", "-o ''",
              "unknown option", "bad choice", "--cores with an unwritable output",
-             "--stats with an unwritable output", "RSX endless vertex loop, animated", "empty file (TPP)", "empty file (THEIA)", "empty file (RSX)",
-             "directory as output", "read-only output", "unicode digit in --fullscreen",
-             "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value"}
+             "--stats with an unwritable output", "RSX endless vertex loop, animated", "empty file (TPP)",
+             "empty file (THEIA)", "empty file (RSX)",
+             "directory as output", "read-only output",
+             "unicode digit in --fullscreen",
+             "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value",
+             "--const past float32", "--input past float32", "OBJ vertex past float32 (RSX)"}
 # Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
 # loudly here until its mark is removed.
-FAILING = {"--const past float32": "rsx-float32-warnings", "--input past float32": "rsx-float32-warnings",
-           "OBJ vertex past float32 (RSX)": "rsx-float32-warnings",
-           "RSX texture of 8192x8192": "rsx-texture-size",
+FAILING = {"RSX texture of 8192x8192": "rsx-texture-size",
            "largest --fullscreen (RSX)": "memory-at-max-size"}
 
 

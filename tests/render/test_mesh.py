@@ -179,3 +179,12 @@ def test_any_text_gives_a_mesh_or_an_input_error(tmp_path_factory, lines):
     vertices = mesh.vertices()
     assert vertices.triangles.max() < len(vertices.positions)
     assert mesh.normal_index.min() >= 0
+
+
+@pytest.mark.parametrize("line", ["v 1e39 0 0", "vt 0 -4e38", "vn 0 0 1e300"])
+def test_float32_loading_refuses_numbers_past_its_range_at_their_line(tmp_path, line):
+    text = f"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n{line}\nf 1 2 3\n"
+    path = write(tmp_path, text)
+    assert load_obj(path).triangle_count == 1  # any finite double is fine by default
+    with pytest.raises(InputError, match=f"^{path}:6: '{line.split()[0]}': .* is past the float32 range"):
+        load_obj(path, float32=True)

@@ -12,10 +12,13 @@ import re
 from .diagnostics import InputError
 
 MAX_IMAGE_SIDE = 4096
+# The largest finite IEEE single-precision number, for processors that compute in float32.
+FLOAT32_MAX = 3.4028234663852886e38
 
 
-def parse_numbers(text: str, count: int, option: str) -> tuple[float, ...]:
-    """``"1, 2,3"`` -> (1.0, 2.0, 3.0); exactly ``count`` finite numbers."""
+def parse_numbers(text: str, count: int, option: str, *, float32: bool = False) -> tuple[float, ...]:
+    """``"1, 2,3"`` -> (1.0, 2.0, 3.0); exactly ``count`` finite numbers (each within
+    float32's range if ``float32``: such a value would otherwise become infinity unasked)."""
     parts = [part for part in text.replace(",", " ").split() if part]
     try:
         values = tuple(float(part) for part in parts)
@@ -23,7 +26,17 @@ def parse_numbers(text: str, count: int, option: str) -> tuple[float, ...]:
         values = ()
     if len(values) != count or not all(math.isfinite(value) for value in values):
         raise InputError(f"{option} needs {count} numbers separated by commas, not '{text}'")
+    if float32:
+        check_float32(values, f"{option} {text}")
     return values
+
+
+def check_float32(values, where: str) -> None:
+    """Refuse numbers past float32's range, naming ``where`` they came from."""
+    for value in values:
+        if abs(value) > FLOAT32_MAX:
+            raise InputError(f"{where}: {value:g} is past the float32 range (±{FLOAT32_MAX:.7g}) "
+                             "this processor computes in")
 
 
 def parse_size(text: str, option: str) -> tuple[int, int]:

@@ -28,6 +28,7 @@ import numpy as np
 
 from shaderkit.core.diagnostics import InputError
 from shaderkit.core.fileio import read_file_bytes
+from shaderkit.core.options import check_float32
 
 __all__ = ["Mesh", "MeshVertices", "load_obj", "order_one_scale"]
 
@@ -101,18 +102,20 @@ class Mesh:
         )
 
 
-def load_obj(path: str | Path) -> Mesh:
-    """Read a Wavefront OBJ file (see the module docstring for what is accepted)."""
+def load_obj(path: str | Path, *, float32: bool = False) -> Mesh:
+    """Read a Wavefront OBJ file (see the module docstring for what is accepted); with
+    ``float32``, a number past float32's range is an error at its line."""
     path = Path(path)
     text = read_file_bytes(path).decode("utf-8", errors="replace")
-    return _ObjReader(path).read(text)
+    return _ObjReader(path, float32).read(text)
 
 
 class _ObjReader:
     """One pass over the lines; tables grow as statements arrive, as OBJ indexing requires."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, float32: bool):
         self.path = path
+        self.float32 = float32
         self.positions: list[list[float]] = []
         self.colours: list[list[float] | None] = []
         self.texcoords: list[tuple[float, float]] = []
@@ -218,6 +221,8 @@ class _ObjReader:
                 raise InputError(f"{self.path}:{line_number}: '{value}' is not a number") from None
         if not all(math.isfinite(number) for number in numbers):
             raise InputError(f"{self.path}:{line_number}: '{keyword}' has a non-finite number")
+        if self.float32:
+            check_float32(numbers, f"{self.path}:{line_number}: '{keyword}'")
         return numbers
 
     def _resolve(self, token: str, count: int, line_number: int, kind: str) -> int:

@@ -75,7 +75,7 @@ def parse_inputs(settings: tuple[str, ...]) -> dict[str, tuple[float, float, flo
         if not equals or name not in FP_INPUTS:
             raise InputError(f"--input needs NAME=x,y,z,w with NAME one of {', '.join(FP_INPUTS)}, "
                              f"not '{setting}'")
-        overrides[name] = parse_numbers(values, 4, f"--input {name}")
+        overrides[name] = parse_numbers(values, 4, f"--input {name}", float32=True)
     return overrides
 
 
@@ -177,7 +177,7 @@ def _run_vertex(processor, program, output, options, load) -> str:
     settings = parse_constant_settings(options["const"])
     check_settings(settings, image, None, memory.shape[0])
     fill_vertex_constants(memory, image, settings)
-    vertices = load_obj(options["mesh"]).vertices()
+    vertices = load_obj(options["mesh"], float32=True).vertices()
     outputs = run_vertex_program(image.program, vertex_attributes(vertices), memory,
                                  textures=parse_textures(options["texture"], options["filter"], options["wrap"]),
                                  budget=_budget(options, {ProgramKind.VERTEX: program}))
@@ -211,7 +211,7 @@ def _run_pipeline(processor, output, options, warn) -> str:
     vertex = (processor.load_file(options["vp"], ProgramKind.VERTEX) if options["vp"]
               else builtin_vertex_image(processor.assemble))
     textures = parse_textures(options["texture"], options["filter"], options["wrap"])
-    mesh = load_obj(options["mesh"])
+    mesh = load_obj(options["mesh"], float32=True)
     for note in mesh.notes:
         warn(f"{options['mesh']}: note: {note}")
     base_memory = vertex.constant_memory()

@@ -50,7 +50,7 @@ def _numbers(text: str) -> tuple[float, ...]:
     count = len([part for part in text.replace(",", " ").split() if part])
     if count not in (1, 2, 3, 4, 16):
         raise InputError(f"--const needs 4 numbers (or 16 for a matrix), not '{text}'")
-    values = parse_numbers(text, count, "--const")
+    values = parse_numbers(text, count, "--const", float32=True)
     return values + (0.0, 0.0, 0.0, 1.0)[count:] if count < 4 else values
 
 
