@@ -65,8 +65,6 @@ KNOWN_FAILURES: dict[str, str] = {
     "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
                           "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
                           "the limit, and say so before starting",
-    "rsx-texture-size": "an RSX texture of 8192x8192 (a 210 KB PNG of one colour) takes over 1 GiB and 6 s; "
-                        "THEIA refuses textures over 4096x4096, RSX only past PIL's decompression-bomb limit",
 }
 
 # How the random campaign recognises a listed failure it cannot simply leave out (the trigger is

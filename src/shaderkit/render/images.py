@@ -1,4 +1,5 @@
-"""Turning rendered frames into files: PNG stills, GIF and MP4 animations.
+"""Turning rendered frames into files: PNG stills, GIF and MP4 animations; and reading the
+pictures users give (textures) within a size limit.
 
 This module owns every picture or video the project writes, plus the small
 helpers that get an emulator's output into writable form: nearest-neighbour
@@ -11,24 +12,28 @@ Every file is written atomically: it is either complete or not created.
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
 import math
 import numbers
 import os
+import struct
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from shaderkit.core.diagnostics import InputError
-from shaderkit.core.fileio import atomic_path
+from shaderkit.core.fileio import atomic_path, read_file_bytes
 
 __all__ = [
     "check_picture_suffix",
     "ANIMATION_SUFFIXES",
     "colours6_to_rgb",
     "palette_rgb6",
+    "read_picture",
     "save_animation",
     "save_image",
     "scale_nearest",
@@ -40,6 +45,34 @@ ANIMATION_SUFFIXES = (".gif", ".mp4")
 # visibly smears the hard block edges of low-resolution pictures, and such
 # pictures compress well anyway, so the extra size is small.
 _MP4_QUALITY = 8
+
+
+def read_picture(path: str | os.PathLike, mode: str, max_side: int, *, each_side: bool = False,
+                 what: str = "texture") -> np.ndarray:
+    """An image file as a ``uint8`` array in Pillow ``mode`` ("RGB", "RGBA"), top row first.
+
+    A picture larger than ``max_side`` squared pixels (or, with ``each_side``, wider or taller
+    than ``max_side``) is refused from its header, before a pixel is decoded: a small PNG of
+    one colour can unpack to gigabytes. So is anything Pillow cannot read, with one
+    :class:`InputError` line.
+    """
+    try:
+        # Pillow only warns (on stderr) about images between 89 and 179 megapixels: refuse
+        # those as errors too.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(read_file_bytes(path))) as opened:
+                width, height = opened.size
+                too_large = max(width, height) > max_side if each_side else width * height > max_side ** 2
+                if too_large:
+                    limit = f"{max_side} a side" if each_side else f"{max_side ** 2:,} pixels, {max_side}x{max_side}"
+                    raise InputError(f"{os.fspath(path)}: {width}x{height} pixels is larger than a {what} may be "
+                                     f"(at most {limit})")
+                return np.asarray(opened.convert(mode), dtype=np.uint8)
+    # Pillow reports corrupt or oversized images with several exception types.
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error,
+            Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        raise InputError(f"{os.fspath(path)}: cannot read the image ({error})") from None
 
 
 def _check_frame(rgb: object, what: str = "frame") -> np.ndarray:

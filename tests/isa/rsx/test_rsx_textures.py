@@ -104,6 +104,19 @@ def test_load_texture_converts_other_modes_to_rgba(tmp_path):
     np.testing.assert_allclose(load_texture(path).texels[0, 0], [0.2, 0.2, 0.2, 1])
 
 
+@pytest.mark.parametrize("size, refused", [((4096, 1), False), ((1, 4096), False), ((4097, 1), True),
+                                           ((1, 8192), True)])
+def test_a_texture_is_at_most_4096_texels_a_side(tmp_path, size, refused):
+    path = tmp_path / "strip.png"
+    Image.new("RGB", size, (255, 0, 0)).save(path)
+    if refused:
+        with pytest.raises(InputError, match=f"{size[0]}x{size[1]} pixels is larger than a texture may be "
+                                             r"\(at most 4096 a side\)"):
+            load_texture(path)
+    else:
+        assert load_texture(path).texels.shape == (size[1], size[0], 4)
+
+
 @pytest.mark.parametrize("content", [None, b"", b"\x89PNG\r\n\x1a\n garbage"])
 def test_unreadable_files_raise_input_error(tmp_path, content):
     path = tmp_path / "broken.png"

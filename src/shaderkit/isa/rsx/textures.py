@@ -26,6 +26,9 @@ from shaderkit.core.diagnostics import InputError
 
 FILTERS = ("nearest", "linear")
 WRAPS = ("repeat", "clamp", "mirror")
+# NV40-class GPUs, the RSX among them, sample 2D textures of at most 4096 texels a side; the
+# emulator refuses larger pictures rather than unpacking gigabytes.
+MAX_TEXTURE_SIZE = 4096
 # Coordinates are clamped to this many texels before conversion to integers (no overflow).
 _COORDINATE_LIMIT = np.float32(2.0 ** 24)
 
@@ -67,18 +70,11 @@ class Texture:
 
 
 def load_texture(path: str | os.PathLike, filter: str = "linear", wrap: str = "repeat") -> Texture:
-    """Read an image file (PNG, or anything Pillow reads) as an RGBA texture, 8 bits -> [0, 1]."""
-    from PIL import Image
+    """Read an image file (PNG, or anything Pillow reads) as an RGBA texture, 8 bits -> [0, 1];
+    at most :data:`MAX_TEXTURE_SIZE` texels a side, as on the hardware."""
+    from shaderkit.render.images import read_picture
 
-    try:
-        with Image.open(path) as image:
-            rgba = np.asarray(image.convert("RGBA"), dtype=np.float32) / np.float32(255.0)
-    except FileNotFoundError:
-        raise InputError(f"{os.fspath(path)}: no such file") from None
-    # Pillow's decoders report corrupt data with many exception types (OSError, SyntaxError,
-    # struct.error, DecompressionBombError ...); all of them mean "not a usable image".
-    except Exception as error:  # noqa: BLE001
-        raise InputError(f"{os.fspath(path)}: cannot read the texture image: {error}") from None
+    rgba = read_picture(path, "RGBA", MAX_TEXTURE_SIZE, each_side=True).astype(np.float32) / np.float32(255.0)
     return Texture(np.ascontiguousarray(rgba[::-1]), filter, wrap)
 
 

@@ -16,11 +16,8 @@ line naming the file (and the line where there is one).
 
 from __future__ import annotations
 
-import io
 import math
 import re
-import struct
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,7 +55,6 @@ LAYOUTS = ("V1", "V2")
 MAX_TRIANGLES = 0xFFFF  # the node header's comment reserves 16 bits for the triangle count
 MAX_AUTO_TEXTURE_SIZE = 512
 MAX_TEXTURE_SIZE = 4096
-MAX_TEXTURE_PIXELS = MAX_TEXTURE_SIZE * MAX_TEXTURE_SIZE  # what an input image may have, too
 FRAME_RADIUS = 4.0  # half-diagonal of the normalised mesh: the scale of the upstream examples
 DEFAULT_CAMERA = (3.0, -3.6, 12.0)  # +z side, a little right and above (+Y is down the image)
 WINDOW_MARGIN = 0.05  # fraction of the projected extent added on each side
@@ -495,23 +491,10 @@ def _is_power_of_two(value: int) -> bool:
 
 def _load_texture(path: Path, texture_size: int | None, notes: list[str]) -> np.ndarray:
     """An image as (side, side, 3) texel words, resampled to a square power of two if needed."""
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
-    try:
-        # Pillow only warns (on stderr) about images between 89 and 179 megapixels: refuse
-        # those too, and anything larger than the largest texture, before decoding a pixel.
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(read_file_bytes(path))) as opened:
-                width, height = opened.size
-                if width * height > MAX_TEXTURE_PIXELS:
-                    raise InputError(f"{path}: {width}x{height} pixels is larger than a texture may be "
-                                     f"(at most {MAX_TEXTURE_PIXELS:,} pixels, {MAX_TEXTURE_SIZE}x{MAX_TEXTURE_SIZE})")
-                image = opened.convert("RGB")
-    # Pillow reports corrupt or oversized images with several exception types.
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error,
-            Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
-        raise InputError(f"{path}: cannot read the image ({error})") from None
+    from ...render.images import read_picture
+    image = Image.fromarray(read_picture(path, "RGB", MAX_TEXTURE_SIZE))
     width, height = image.size
     if texture_size is not None:
         side = texture_size
