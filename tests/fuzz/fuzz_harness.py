@@ -61,11 +61,7 @@ ADDRESS_SPACE_HEADROOM = 4 << 30
 # has a case in test_fuzz_issue_cases.py marked xfail(strict=True), and the random campaign
 # leaves out just the combination that triggers it while it is listed here. When a fix lands,
 # the strict mark fails: remove the entry, and the random campaign covers the case again.
-KNOWN_FAILURES: dict[str, str] = {
-    "memory-at-max-size": "the largest sizes the options accept (4096x4096) need 1.8-2 GiB: "
-                          "rsx-fp --fullscreen 1.8 GiB in 1.5 s, rsx --size 2.1 GiB; bound memory, or lower "
-                          "the limit, and say so before starting",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 # How the random campaign recognises a listed failure it cannot simply leave out (the trigger is
 # an ordinary-looking value deep in the input): such a case is tallied under its outcome but does

@@ -193,9 +193,9 @@ MUST_FAIL = {"constant index past Python's digit limit", "TPP immediate past Pyt
              "unicode digit in a texture unit", "unicode digit in --resolution", "line break in a value",
              "--const past float32", "--input past float32", "OBJ vertex past float32 (RSX)",
              "RSX texture of 8192x8192"}
-# Failing at the time of writing; the fixes of issue 10 are landing. strict: a fixed case fails
+# Cases failing at the time of writing (none now): name -> their KNOWN_FAILURES entry. strict: a fixed case fails
 # loudly here until its mark is removed.
-FAILING = {"largest --fullscreen (RSX)": "memory-at-max-size"}
+FAILING: dict[str, str] = {}
 
 
 def _parameters():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shaderkit.core.diagnostics import InputError
-from shaderkit.render.raster import rasterize, sample_triangles
+from shaderkit.render.raster import rasterize, rasterize_in_bands, row_bands, sample_triangles
 
 
 def clip_from_window(points, width, height, z=0.0, w=1.0):
@@ -317,3 +317,38 @@ def test_large_batches_are_split_without_changing_the_result(monkeypatch):
     split = rasterize(clip, 32, 32)
     for name in ("x", "y", "triangle", "front", "barycentric", "depth"):
         np.testing.assert_array_equal(getattr(whole, name), getattr(split, name))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), width=st.integers(1, 40), height=st.integers(1, 40),
+       band_pixels=st.integers(1, 400))
+def test_bands_are_the_frame_in_pieces(seed, width, height, band_pixels):
+    rng = np.random.default_rng(seed)
+    clip = rng.normal(size=(12, 3, 4))
+    clip[..., 3] = np.abs(clip[..., 3]) + 0.2
+    whole = rasterize(clip, width, height)
+    bands = list(rasterize_in_bands(clip, width, height, band_pixels=band_pixels))
+    rows = [band for band, _ in bands]
+    assert [row for band in rows for row in band] == list(range(height))
+    assert all(band.start % 2 == 0 and (len(band) % 2 == 0 or band.stop == height) for band in rows)
+    assert len(rows[-1]) > 1 or height == 1
+    for band, fragments in bands:
+        assert np.isin(fragments.y, list(band)).all()
+    # Per band the fragments keep the frame's order (triangle by triangle), so the union
+    # ordered by triangle, then row, is the frame's list.
+    pieces = [fragments for _, fragments in bands]
+    joined = {name: np.concatenate([getattr(piece, name) for piece in pieces])
+              for name in ("x", "y", "triangle", "front", "barycentric", "depth")}
+    order = np.lexsort((joined["x"], joined["y"], joined["triangle"]))
+    reference = np.lexsort((whole.x, whole.y, whole.triangle))
+    for name, values in joined.items():
+        np.testing.assert_array_equal(values[order], getattr(whole, name)[reference])
+
+
+def test_row_bands_are_even_and_cover_the_frame():
+    assert row_bands(4096, 4096, 1 << 18) == [range(start, start + 64) for start in range(0, 4096, 64)]
+    assert row_bands(10, 6, 20) == [range(0, 2), range(2, 4), range(4, 6)]
+    assert row_bands(10, 5, 20) == [range(0, 2), range(2, 5)]  # no band of one row
+    assert row_bands(10, 5, 50) == [range(0, 5)]
+    assert row_bands(1000, 3, 1) == [range(0, 3)]
+    assert row_bands(1, 1, 1) == [range(0, 1)]

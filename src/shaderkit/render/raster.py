@@ -37,7 +37,7 @@ import numpy as np
 
 from shaderkit.core.diagnostics import InputError
 
-__all__ = ["Fragments", "TriangleSamples", "rasterize", "sample_triangles"]
+__all__ = ["Fragments", "TriangleSamples", "rasterize", "rasterize_in_bands", "row_bands", "sample_triangles"]
 
 SUBPIXEL_BITS = 8
 SUBPIXEL_SCALE = 1 << SUBPIXEL_BITS
@@ -57,6 +57,10 @@ CLIP_PLANES = np.array(
 MAX_POLYGON_VERTICES = 3 + len(CLIP_PLANES)
 # Candidate pixels tested at once; bounds the temporary arrays of one chunk.
 CHUNK_PIXELS = 1 << 21
+# Pixels per band of rows in :func:`rasterize_in_bands` and :func:`row_bands`: a frame of 4096x4096 with the RSX
+# emulator's inputs and registers per fragment needed about 2 GiB in one piece; 512x512
+# pictures stay one band.
+BAND_PIXELS = 1 << 18
 MAX_FRAME_SIDE = 1 << 15  # keeps the snapped edge-function products far inside 64 bits
 
 
@@ -97,12 +101,41 @@ class Fragments:
 
 def rasterize(clip_positions: np.ndarray, width: int, height: int) -> Fragments:
     """Clip, set up and scan-convert ``clip_positions`` (T, 3, 4) = (x, y, z, w) per vertex."""
+    _check_frame(width, height)
+    return next(rasterize_in_bands(clip_positions, width, height, band_pixels=width * height))[1]
+
+
+def rasterize_in_bands(clip_positions: np.ndarray, width: int, height: int, *, band_pixels: int | None = None):
+    """:func:`rasterize` one band of rows at a time: yields ``(rows, fragments)`` per band, the
+    fragments of the pixels in ``rows`` (a ``range``) in the order :func:`rasterize` gives them.
+
+    Memory then grows with a band's fragments, not the frame's: a band has an even number of
+    rows, about ``band_pixels`` pixels (default :data:`BAND_PIXELS`), and starts at an even
+    row, so 2×2 pixel quads never straddle two bands. Triangles are clipped and set up once.
+    """
     clip = _check_triangles(clip_positions)
     _check_frame(width, height)
-    positions, parents = _clip(_to_order_one(clip)[0])
-    xs, ys, owners, front = _cover(positions, parents, width, height)
-    samples = sample_triangles(clip, owners, xs, ys, width, height)
-    return Fragments(xs, ys, owners, samples, front)
+    setup = _Setup(*_clip(_to_order_one(clip)[0]), width, height)
+    for rows in row_bands(width, height, band_pixels):
+        xs, ys, owners, front = setup.cover(rows)
+        yield rows, Fragments(xs, ys, owners, sample_triangles(clip, owners, xs, ys, width, height), front)
+
+
+def row_bands(width: int, height: int, band_pixels: int | None = None) -> list[range]:
+    """The frame's rows cut into bands of an even number of rows and at most about
+    ``band_pixels`` pixels each (default :data:`BAND_PIXELS`; at least two rows a band).
+
+    An odd last row joins the band before it: in a frame of odd height the last row's
+    derivatives pair it with the row below (:func:`~shaderkit.isa.rsx.semantics.i_DDY` for
+    one), which must then be in the same run.
+    """
+    if band_pixels is None:
+        band_pixels = BAND_PIXELS
+    rows = max(2, band_pixels // width // 2 * 2)
+    if rows >= height:
+        return [range(height)]
+    starts = list(range(0, height - 1, rows))
+    return [range(start, stop) for start, stop in zip(starts, starts[1:] + [height])]
 
 
 def sample_triangles(
@@ -265,31 +298,38 @@ def _snap_to_window(positions: np.ndarray, width: int, height: int) -> tuple[np.
     return window[:, :, 0].astype(np.int64), window[:, :, 1].astype(np.int64)
 
 
-def _cover(positions: np.ndarray, parents: np.ndarray, width: int, height: int):
-    """Covered pixel centres of every sub-triangle, grouped by sub-triangle (hence by parent)."""
-    # A vertex at the eye (w <= 0 survives clipping only as x = y = z = w = 0) means the
-    # triangle's plane contains the eye: it projects to a line and covers nothing.
-    usable = (positions[:, :, 3] > 0).all(axis=1)
-    positions, parents = positions[usable], parents[usable]
-    xs, ys = _snap_to_window(positions, width, height)
-    area = (xs[:, 1] - xs[:, 0]) * (ys[:, 2] - ys[:, 0]) - (xs[:, 2] - xs[:, 0]) * (ys[:, 1] - ys[:, 0])
-    nondegenerate = area != 0
-    xs, ys, area, parents = xs[nondegenerate], ys[nondegenerate], area[nondegenerate], parents[nondegenerate]
-    front = area > 0
-    # Make every triangle counter-clockwise so "inside" is "all edge functions positive".
-    xs[~front] = xs[~front][:, [0, 2, 1]]
-    ys[~front] = ys[~front][:, [0, 2, 1]]
+class _Setup:
+    """Clipped sub-triangles snapped to the window and turned counter-clockwise, ready to be
+    scan-converted one band of rows at a time."""
 
-    # Rows whose pixel centres (256·j + 128) lie within the triangle's vertical extent.
-    first_row = np.maximum(_ceil_div(ys.min(axis=1) - HALF_PIXEL, SUBPIXEL_SCALE), 0)
-    last_row = np.minimum((ys.max(axis=1) - HALF_PIXEL) // SUBPIXEL_SCALE, height - 1)
-    rows = np.maximum(last_row - first_row + 1, 0)
-    pieces = [_cover_rows(xs[chunk], ys[chunk], first_row[chunk], rows[chunk], chunk, width)
-              for chunk in _chunks(rows * width)]
-    pixel_x = np.concatenate([np.zeros(0, dtype=np.int32)] + [piece[0] for piece in pieces])
-    pixel_y = np.concatenate([np.zeros(0, dtype=np.int32)] + [piece[1] for piece in pieces])
-    sub = np.concatenate([np.zeros(0, dtype=np.int64)] + [piece[2] for piece in pieces])
-    return pixel_x, pixel_y, parents[sub], front[sub]
+    def __init__(self, positions: np.ndarray, parents: np.ndarray, width: int, height: int):
+        # A vertex at the eye (w <= 0 survives clipping only as x = y = z = w = 0) means the
+        # triangle's plane contains the eye: it projects to a line and covers nothing.
+        usable = (positions[:, :, 3] > 0).all(axis=1)
+        positions, parents = positions[usable], parents[usable]
+        xs, ys = _snap_to_window(positions, width, height)
+        area = (xs[:, 1] - xs[:, 0]) * (ys[:, 2] - ys[:, 0]) - (xs[:, 2] - xs[:, 0]) * (ys[:, 1] - ys[:, 0])
+        nondegenerate = area != 0
+        xs, ys, area, parents = xs[nondegenerate], ys[nondegenerate], area[nondegenerate], parents[nondegenerate]
+        front = area > 0
+        # Make every triangle counter-clockwise so "inside" is "all edge functions positive".
+        xs[~front] = xs[~front][:, [0, 2, 1]]
+        ys[~front] = ys[~front][:, [0, 2, 1]]
+        self.xs, self.ys, self.parents, self.front, self.width = xs, ys, parents, front, width
+        # Rows whose pixel centres (256·j + 128) lie within the triangle's vertical extent.
+        self.first_row = np.maximum(_ceil_div(ys.min(axis=1) - HALF_PIXEL, SUBPIXEL_SCALE), 0)
+        self.last_row = np.minimum((ys.max(axis=1) - HALF_PIXEL) // SUBPIXEL_SCALE, height - 1)
+
+    def cover(self, band: range):
+        """Covered pixel centres in the rows of ``band``, grouped by sub-triangle (hence by parent)."""
+        first_row = np.maximum(self.first_row, band.start)
+        rows = np.maximum(np.minimum(self.last_row, band.stop - 1) - first_row + 1, 0)
+        pieces = [_cover_rows(self.xs[chunk], self.ys[chunk], first_row[chunk], rows[chunk], chunk, self.width)
+                  for chunk in _chunks(rows * self.width)]
+        pixel_x = np.concatenate([np.zeros(0, dtype=np.int32)] + [piece[0] for piece in pieces])
+        pixel_y = np.concatenate([np.zeros(0, dtype=np.int32)] + [piece[1] for piece in pieces])
+        sub = np.concatenate([np.zeros(0, dtype=np.int64)] + [piece[2] for piece in pieces])
+        return pixel_x, pixel_y, self.parents[sub], self.front[sub]
 
 
 def _chunks(sizes: np.ndarray):

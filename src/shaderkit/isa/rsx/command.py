@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from shaderkit.core.diagnostics import InputError
-from shaderkit.core.fileio import write_bytes_atomic
+from shaderkit.core.fileio import atomic_path
 from shaderkit.core.options import parse_numbers, parse_size
 
 from .container import ProgramKind
@@ -80,25 +80,20 @@ def parse_inputs(settings: tuple[str, ...]) -> dict[str, tuple[float, float, flo
 
 
 def save_array(output: str, array: np.ndarray) -> None:
-    import io
-    buffer = io.BytesIO()
-    np.save(buffer, np.ascontiguousarray(array, dtype=np.float32))
+    """``array`` as a float32 ``.npy`` file, written atomically without a copy in memory."""
     try:
-        write_bytes_atomic(output, buffer.getvalue())
+        with atomic_path(output) as temporary, open(temporary, "wb") as file:
+            np.save(file, np.asarray(array, dtype=np.float32))
     except OSError as error:
         raise InputError(f"cannot write '{output}': {error.strerror or error}") from None
 
 
 def save_float_picture(output: str, rgba: np.ndarray, killed: np.ndarray | None = None) -> None:
-    """A float RGBA image with row 0 at the bottom, as an 8-bit RGB picture (top row first);
-    killed pixels are black."""
+    """A float RGBA image with row 0 at the bottom, saved as an 8-bit RGB picture (top row
+    first); killed pixels are black."""
     from shaderkit.render import save_image
-    picture = np.clip(np.nan_to_num(rgba[..., :3], nan=0.0), 0.0, 1.0)
-    picture = np.rint(picture * 255.0).astype(np.uint8)[::-1]
-    if killed is not None:
-        picture = picture.copy()
-        picture[killed[::-1]] = 0
-    save_image(output, picture)
+    from .pipeline import float_picture
+    save_image(output, float_picture(rgba, killed))
 
 
 def _check_output(output: str | None, suffixes: tuple[str, ...]) -> str:
@@ -143,23 +138,21 @@ def run_command(processor, program: str | None, output: str | None, options: dic
 
 
 def _run_fragment(processor, program, output, options, load) -> str:
-    from .fragment import fragment_image, fullscreen_inputs, run_fragment_program
+    from .fragment import run_fullscreen
     if program is None:
         raise InputError("give the fragment program to run")
     output = _check_output(output, (".npy", ".png"))
     width, height = parse_size(options["fullscreen"], "--fullscreen") if options["fullscreen"] else DEFAULT_FULLSCREEN
     image = load(program)
     textures = parse_textures(options["texture"], options["filter"], options["wrap"])
-    inputs = fullscreen_inputs(width, height, parse_inputs(options["input"]))
     header = image.header
-    result = run_fragment_program(image.program, inputs, grid=(height, width), textures=textures,
+    rgba, killed = run_fullscreen(image.program, width, height, parse_inputs(options["input"]), textures=textures,
                                   output_from_h0=bool(header is not None and header.output_from_h0),
                                   budget=_budget(options, {ProgramKind.FRAGMENT: program}))
-    rgba = fragment_image(result, width, height)
     if output.lower().endswith(".npy"):
         save_array(output, rgba)
         return f"wrote {output} ({width}×{height} float32 RGBA)"
-    save_float_picture(output, rgba, result.killed.reshape(height, width))
+    save_float_picture(output, rgba, killed)
     return f"wrote {output} ({width}×{height})"
 
 

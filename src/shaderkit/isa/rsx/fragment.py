@@ -51,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from shaderkit.core.diagnostics import InputError
+from shaderkit.render.raster import row_bands
 
 from . import halfs, semantics
 from .budget import RunBudget, as_budget
@@ -96,19 +97,21 @@ _TEXTURE_READS = {"TEX": "tex", "TXP": "projective", "TXB": "tex", "TXL": "tex",
 
 def fullscreen_inputs(width: int, height: int,
                       overrides: Mapping[str, tuple[float, float, float, float]] = {},
-                      ) -> dict[str, np.ndarray]:
+                      rows: range | None = None) -> dict[str, np.ndarray]:
     """The emu README inputs for a ``width`` x ``height`` full-screen quad, (n, 4) per input.
 
     Lanes are pixels in row-major order, row 0 the bottom (y = 0); pixel centres X = x + 0.5,
     Y = y + 0.5. WPOS = (X, Y, 0.5, 1); TEX0 = (X/W, Y/H, 0, 1); TEX1 = (1 - X/W, Y/(2H), 0.25, 1);
     COL0 = (0.8, 0.4, 0.2, 1); COL1 = (0.1, 0.2, 0.3, 0.4); every other input 0. ``overrides``
-    replace inputs with constants. Constant inputs are read-only broadcast views.
+    replace inputs with constants. Constant inputs are read-only broadcast views. ``rows``
+    (default: all) gives the lanes of those rows only.
     """
     if width < 1 or height < 1:
         raise InputError(f"a {width} x {height} viewport has no pixels")
-    lanes = width * height
-    x = np.tile(np.arange(width, dtype=F32) + F32(0.5), height)
-    y = np.repeat(np.arange(height, dtype=F32) + F32(0.5), width)
+    rows = range(height) if rows is None else rows
+    lanes = width * len(rows)
+    x = np.tile(np.arange(width, dtype=F32) + F32(0.5), len(rows))
+    y = np.repeat(np.arange(rows.start, rows.stop, dtype=F32) + F32(0.5), width)
     across, up = F32(width), F32(height)
 
     def constant(values) -> np.ndarray:
@@ -164,6 +167,28 @@ def run_fragment_program(program: Program, inputs: Mapping[str, np.ndarray], *,
     number of lane-instructions, or None for the default limits)."""
     return FragmentMachine(program).run(inputs, grid=grid, textures=textures,
                                         output_from_h0=output_from_h0, budget=budget)
+
+
+def run_fullscreen(program: Program, width: int, height: int,
+                   overrides: Mapping[str, tuple[float, float, float, float]] = {}, *,
+                   textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
+                   budget: RunBudget | int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Run ``program`` over a full-screen quad (:func:`fullscreen_inputs`): the colour image
+    as :func:`fragment_image` gives it, and the killed pixels ``(height, width)``.
+
+    Runs band by band (even rows each, so DDX/DDY quads stay whole): memory follows a band of
+    about a million pixels, not the picture, and the result is the same as in one run.
+    """
+    machine = FragmentMachine(program)
+    budget = as_budget(budget)
+    image = np.empty((height, width, 4), dtype=F32)
+    killed = np.empty((height, width), dtype=bool)
+    for rows in row_bands(width, height):
+        result = machine.run(fullscreen_inputs(width, height, overrides, rows), grid=(len(rows), width),
+                             textures=textures, output_from_h0=output_from_h0, budget=budget)
+        image[rows.start:rows.stop] = fragment_image(result, width, len(rows))
+        killed[rows.start:rows.stop] = result.killed.reshape(len(rows), width)
+    return image, killed
 
 
 # --- lane masks (None = every lane) -----------------------------------------------------------

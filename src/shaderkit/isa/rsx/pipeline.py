@@ -25,7 +25,9 @@ a cleared colour and depth buffer:
    the triangle does not cover the pixel. Those are the helper pixels of real hardware, so a
    quad's derivatives never mix triangles. Tiles (cut into bands of even height) are packed
    side by side into a few large grids, each run as one batch of lanes; a band keeps its quads
-   aligned, so packing changes nothing in the results.
+   aligned, so packing changes nothing in the results. The frame is rasterised and shaded in
+   bands of rows (:func:`~shaderkit.render.raster.rasterize_in_bands`, even boundaries, so
+   quads stay whole): memory follows a band, and the frame is the same as in one piece.
 5. **Depth test** LESS against a depth buffer cleared to 1.0, with depth write; killed
    fragments write nothing; with ``depth_replace`` the depth tested and written is the
    program's R1.z (clamped to [0, 1], like gl_FragDepth) instead of the interpolated one.
@@ -47,7 +49,7 @@ import numpy as np
 
 from shaderkit.core.diagnostics import InputError
 from shaderkit.render.mesh import Mesh
-from shaderkit.render.raster import Fragments, TriangleSamples, rasterize, sample_triangles
+from shaderkit.render.raster import Fragments, TriangleSamples, rasterize_in_bands, row_bands, sample_triangles
 
 from .budget import RunBudget, as_budget
 from .container import ProgramKind
@@ -57,7 +59,7 @@ from .instruction import Program
 from .textures import Texture
 from .vertex import run_vertex_program
 
-__all__ = ["Frame", "draw", "to_picture"]
+__all__ = ["Frame", "draw", "float_picture", "to_picture"]
 
 CULL_MODES = (None, "back", "front")
 CLEAR_DEPTH = 1.0
@@ -108,19 +110,26 @@ def draw(
     outputs = run_vertex_program(vertex_program, vertex_attributes(vertices), constants, branch_bits=branch_bits,
                                  textures=textures, budget=budget)
     outputs = np.asarray(outputs, dtype=np.float64)  # (16 registers, V, 4)
-    fragments = rasterize(outputs[0][vertices.triangles], width, height)
-    if cull is not None:
-        fragments = _select(fragments, ~fragments.front if cull == "front" else fragments.front)
-
     shader = _FragmentStage(fragment_program, outputs, vertices.triangles, _back_colours(vertex_program),
-                            fragments, (width, height), textures, output_from_h0, budget)
+                            (width, height), textures, output_from_h0, budget)
     colour = np.broadcast_to(clear_colour, (height, width, 4)).copy()
     depth = np.full((height, width), CLEAR_DEPTH, dtype=np.float32)
-    if not len(fragments):
-        return Frame(colour, depth, np.zeros((height, width), dtype=bool))
+    coverage = np.zeros((height, width), dtype=bool)
+    # Band by band (whole quads each), so memory follows a band's fragments, not the frame's.
+    for _, fragments in rasterize_in_bands(outputs[0][vertices.triangles], width, height):
+        if cull is not None:
+            fragments = _select(fragments, ~fragments.front if cull == "front" else fragments.front)
+        if len(fragments):
+            _draw_fragments(shader, fragments, depth_replace, colour, depth, coverage)
+    return Frame(colour, depth, coverage)
 
+
+def _draw_fragments(shader: _FragmentStage, fragments: Fragments, depth_replace: bool,
+                    colour: np.ndarray, depth: np.ndarray, coverage: np.ndarray) -> None:
+    """Shade ``fragments`` and depth-test them into the frame's buffers (see the module doc)."""
+    width = colour.shape[1]
     if shader.kills or depth_replace:
-        shaded = shader.shade(np.arange(len(fragments)))
+        shaded = shader.shade(fragments, np.arange(len(fragments)))
         candidate_depth = np.clip(shaded.depth, 0.0, 1.0) if depth_replace else fragments.depth
         alive = ~shaded.killed
         winners = _nearest_per_pixel(fragments, candidate_depth, alive, width)
@@ -128,25 +137,37 @@ def draw(
         winner_depth = candidate_depth[winners]
     else:
         winners = _nearest_per_pixel(fragments, fragments.depth, np.ones(len(fragments), dtype=bool), width)
-        winner_colour = shader.shade(winners).color
+        winner_colour = shader.shade(fragments, winners).color
         winner_depth = fragments.depth[winners]
-
     rows, columns = fragments.y[winners], fragments.x[winners]
     colour[rows, columns] = winner_colour
     depth[rows, columns] = winner_depth
-    coverage = np.zeros((height, width), dtype=bool)
     coverage[rows, columns] = True
-    return Frame(colour, depth, coverage)
 
 
 def to_picture(frame: Frame, alpha: bool = False) -> np.ndarray:
-    """The frame as uint8 RGB (or RGBA) with the top row first, ready to save as an image.
+    """The frame as uint8 RGB (or RGBA) with the top row first, ready to save as an image
+    (:func:`float_picture`)."""
+    return float_picture(frame.color, alpha=alpha)
 
-    Colours are clamped to [0, 1] (NaN counts as 0) and rounded to the nearest of 256 levels.
+
+def float_picture(rgba: np.ndarray, killed: np.ndarray | None = None, alpha: bool = False) -> np.ndarray:
+    """A float RGBA image ``(H, W, 4)`` with row 0 at the bottom as uint8 RGB (or RGBA), top
+    row first; ``killed`` pixels are black.
+
+    Colours are clamped to [0, 1] (NaN counts as 0) and rounded to the nearest of 256 levels,
+    a band of rows at a time so the float temporaries stay small next to a large picture.
     """
+    height, width = rgba.shape[:2]
     channels = 4 if alpha else 3
-    colour = np.nan_to_num(frame.color[::-1, :, :channels], nan=0.0)
-    return np.rint(np.clip(colour, 0.0, 1.0) * 255.0).astype(np.uint8)
+    picture = np.empty((height, width, channels), dtype=np.uint8)
+    flipped = rgba[::-1, :, :channels]
+    for rows in row_bands(width, height):
+        band = np.nan_to_num(flipped[rows.start:rows.stop], nan=0.0)
+        picture[rows.start:rows.stop] = np.rint(np.clip(band, 0.0, 1.0) * 255.0)
+    if killed is not None:
+        picture[killed[::-1]] = 0
+    return picture
 
 
 def _check_arguments(vertex_program, fragment_program, cull, clear) -> np.ndarray:
@@ -213,8 +234,7 @@ class _FragmentStage:
     """The fragment program prepared once, and how to build its inputs for any set of fragments."""
 
     def __init__(self, program: Program, outputs: np.ndarray, triangles: np.ndarray, back_colours: set[int],
-                 fragments: Fragments, size: tuple[int, int], textures: Mapping[int, Texture],
-                 output_from_h0: bool, budget: RunBudget):
+                 size: tuple[int, int], textures: Mapping[int, Texture], output_from_h0: bool, budget: RunBudget):
         self.machine = FragmentMachine(program)
         self.budget = budget
         self.inputs = _inputs_read(program)
@@ -222,16 +242,14 @@ class _FragmentStage:
         self.outputs = outputs
         self.triangles = triangles
         self.back_colours = back_colours
-        self.fragments = fragments
         self.width, self.height = size
         self.textures = textures
         self.output_from_h0 = output_from_h0
-        self.front = np.zeros(len(triangles), dtype=bool)
-        self.front[fragments.triangle] = fragments.front
+        self.front = np.zeros(len(triangles), dtype=bool)  # per triangle, once it has fragments
 
-    def shade(self, selected: np.ndarray) -> _Shaded:
-        """Run the program for the fragments ``selected`` (ascending indices into the fragments)."""
-        fragments = self.fragments
+    def shade(self, fragments: Fragments, selected: np.ndarray) -> _Shaded:
+        """Run the program for ``fragments[selected]`` (ascending indices)."""
+        self.front[fragments.triangle] = fragments.front
         triangle = fragments.triangle[selected]
         x, y = fragments.x[selected].astype(np.int64), fragments.y[selected].astype(np.int64)
         colour = np.zeros((len(selected), 4), dtype=np.float32)
