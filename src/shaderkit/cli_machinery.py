@@ -32,8 +32,8 @@ class ShaderkitGroup(click.Group):
         except ShaderkitError as error:
             text = error.render()
             # Source errors are blocks (message, line, caret); anything else is one line, even
-            # when it quotes a value with a line break in it.
-            click.echo(text if isinstance(error, DiagnosticError) else _escape_line_breaks(text), err=True)
+            # when it quotes a value with a line break (or a terminal escape) in it.
+            click.echo(text if isinstance(error, DiagnosticError) else escape_control_characters(text), err=True)
             ctx.exit(EXIT_BAD_INPUT)
         except BrokenPipeError:
             sys.stderr.close()
@@ -70,12 +70,20 @@ def _silence_standard_output() -> None:
         os.close(devnull)
 
 
-def _escape_line_breaks(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+# Control characters (C0, DEL, C1) as Python writes them in a string literal: \n, \r, \t, \x1b.
+_CONTROL_ESCAPES = {code: repr(chr(code))[1:-1] for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def escape_control_characters(text: str) -> str:
+    """``text`` with every control character spelled as an escape: one line, and a value
+    quoted in a message cannot move the cursor or recolour the terminal."""
+    return text.translate(_CONTROL_ESCAPES)
 
 
 def one_line(text: str) -> str:
-    return " ".join(text.split())
+    """A message of click's on one line: runs of white space as one space, other control
+    characters escaped."""
+    return escape_control_characters(" ".join(text.split()))
 
 
 class ProcessorChoice(click.Choice):

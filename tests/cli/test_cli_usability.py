@@ -138,6 +138,19 @@ def test_a_value_with_a_line_break_is_echoed_on_one_line(arguments):
     assert_one_line_error(invoke(*arguments), "\\n")
 
 
+@pytest.mark.parametrize("arguments", [
+    ("run", "-m", "theia", "--obj", ROOT / "examples" / "theia" / "models" / "cube.obj", "--resolution",
+     "4\x1b[31mx4", "-o", "x.png"),
+    ("asm", "-m", "tpp", "no\x1b[2Jsuch\x07.s"),
+    ("run", "-m", "tpp", "--rt", "\x9b1m", PLASMA),
+])
+def test_control_characters_in_a_value_are_escaped_not_sent_to_the_terminal(arguments):
+    result = invoke(*arguments)
+    assert_one_line_error(result, "\\x")
+    assert not any(0 <= ord(character) < 0x20 or 0x7F <= ord(character) < 0xA0
+                   for character in result.output.rstrip("\n"))
+
+
 @pytest.mark.parametrize("machine", isas.names())
 @pytest.mark.parametrize("content", [b"", b"\n  \n"])
 def test_an_empty_image_is_an_error_for_every_processor(machine, content, tmp_path):
