@@ -11,7 +11,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from shaderkit.cli import main
-from conftest import golden_dir
+from conftest import assert_one_line_error, golden_dir, invoke_cli
+
+CUBE = Path(__file__).resolve().parents[2] / "examples" / "theia" / "models" / "cube.obj"
 
 SCENES = golden_dir("theia", "scenes")
 SHADER = """\
@@ -161,3 +163,18 @@ def test_runtime_fault_exits_2(tmp_path):
     assert result.exit_code == 2
     assert "INTP R1 R2 R3 at 0x800b" in result.stderr and "--complete-isa" in result.stderr
     assert invoke("run", "-m", "theia", "--program", str(program), "--registers", "--complete-isa").exit_code == 0
+
+
+@pytest.mark.parametrize("cores", [None, "3"])
+def test_an_obj_scene_with_fewer_rows_than_four_renders(tmp_path, cores):
+    output = tmp_path / "tiny.png"
+    extra = ["--cores", cores] if cores else []
+    result = invoke_cli("run", "-m", "theia", "--obj", CUBE, "--resolution", "3x3", *extra, "-o", output)
+    assert result.exit_code == 0, result.output
+    assert np.asarray(Image.open(output)).shape == (3, 3, 3)
+
+
+def test_more_cores_than_rows_names_the_option():
+    assert_one_line_error(invoke_cli("run", "-m", "theia", "--obj", CUBE, "--resolution", "3x3", "--cores", "4",
+                                     "-o", "x.png"),
+                          "--cores must be between 1 and the image height (3), not 4")

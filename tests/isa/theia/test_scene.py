@@ -541,6 +541,13 @@ def test_cores_split_rows_into_bands(tmp_path):
     assert all(int(final[0]) == fixed(128) for _, final in scene.cores)
 
 
+@pytest.mark.parametrize("height, cores", [(1, 1), (3, 3), (4, 4), (128, 4)])
+def test_the_default_core_count_is_four_or_one_per_row(height, cores):
+    scene = scene_from_obj(MODELS / "cube.obj", resolution=(5, height))
+    assert len(scene.cores) == cores
+    assert sorted({int(f[1]) >> 17 for _, f in scene.cores})[-1] == height
+
+
 def test_default_camera_frames_the_model():
     scene = scene_from_obj(MODELS / "pyramid.obj", resolution=(96, 64))
     camera = real(scene.config[1])

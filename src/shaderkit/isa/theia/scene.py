@@ -54,6 +54,7 @@ LAYOUTS = ("V1", "V2")
 # Scene builder limits and defaults (see scene_from_obj).
 MAX_TRIANGLES = 0xFFFF  # the node header's comment reserves 16 bits for the triangle count
 MAX_AUTO_TEXTURE_SIZE = 512
+DEFAULT_OBJ_CORES = 4  # core bands an OBJ scene's parameter file describes unless told
 MAX_TEXTURE_SIZE = 4096
 FRAME_RADIUS = 4.0  # half-diagonal of the normalised mesh: the scale of the upstream examples
 DEFAULT_CAMERA = (3.0, -3.6, 12.0)  # +z side, a little right and above (+Y is down the image)
@@ -537,7 +538,7 @@ def scene_from_obj(
     camera: tuple[float, float, float] | None = None,
     window: tuple[tuple[float, float], tuple[float, float]] | None = None,
     texture_size: int | None = None,
-    cores: int = 4,
+    cores: int | None = None,
     control: int | None = None,
     diffuse: tuple[float, float, float] = UNTEXTURED_DIFFUSE,
 ) -> Scene:
@@ -567,11 +568,14 @@ def scene_from_obj(
     the camera position with diffuse (1, 1, 1) (the V1 host does not load it).
 
     ``cores`` splits the image into bands of ``height // cores`` rows, the last core
-    taking the remainder. At most 65535 triangles (the node header's comment reserves
+    taking the remainder (default :data:`DEFAULT_OBJ_CORES`, or one per row when the image
+    has fewer rows). At most 65535 triangles (the node header's comment reserves
     16 bits for the count); degenerate ones (zero area after rounding) are dropped.
     """
     obj_path = Path(obj_path)
     width, height = _check_resolution(resolution)
+    if cores is None:
+        cores = min(DEFAULT_OBJ_CORES, height)
     if not isinstance(cores, int) or not 1 <= cores <= height:
         raise InputError(f"cores must be a whole number from 1 to the image height {height}, not {cores!r}")
     if texture_size is not None and (
