@@ -28,6 +28,7 @@ beside this module merges them over xdist workers and prints them at the end of 
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import os
 import re
@@ -304,7 +305,10 @@ def run_case(case: Case) -> Verdict:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         try:
-            with _AddressSpaceCap(), _Watchdog(WALL_TIME_LIMIT, MEMORY_LIMIT):
+            # In the workspace, so a relative output path (a value like "-inf" taken as -o's
+            # argument) lands there, not in the checkout.
+            with (contextlib.chdir(case.workspace or os.getcwd()), _AddressSpaceCap(),
+                  _Watchdog(WALL_TIME_LIMIT, MEMORY_LIMIT)):
                 result = runner.invoke(main, case.args, input=stdin, catch_exceptions=True)
         except CaseAborted as error:
             aborted = error.reason
