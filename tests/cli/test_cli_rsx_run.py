@@ -268,3 +268,16 @@ def test_an_animation_nothing_reads_the_time_of_is_noted(tmp_path):
     assert all(np.array_equal(frames[0], frame) for frame in frames)  # the note is true
     _, result = render(tmp_path, "--fp", EXAMPLES / "gouraud.fp", "--mesh", CUBE, "--frames", "2", name="turn.gif")
     assert "reads the time" not in result.stderr  # the built-in program reads it
+
+
+def test_an_unset_uniform_is_reported_as_a_warning_line(tmp_path):
+    # Every line before a result's summary is "file: warning: …" or "…: note: …", so tools
+    # (and the fuzz campaign's "clean error" rule) can tell them from an error.
+    from conftest import golden_dir, invoke_cli
+    vertex = golden_dir("rsx", "asm") / "vp_vec_arith.vp.txt"  # '#var float4 scale' with no default
+    result = invoke_cli("run", "-m", "rsx", "--vp", vertex, "--fp", EXAMPLES / "gouraud.fp", "--mesh", CUBE,
+                        "--size", "8x8", "-o", tmp_path / "out.png")
+    assert result.exit_code == 0, result.output
+    warning = [line for line in result.stderr.splitlines() if "'scale'" in line]
+    assert warning == [f"{vertex}: warning: uniform 'scale' is never given a value, so it reads 0 "
+                       "(set it with --const scale=x,y,z,w, or give it a #default line)"]

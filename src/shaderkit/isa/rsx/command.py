@@ -212,7 +212,7 @@ def _run_pipeline(processor, output, options, warn) -> str:
     check_settings(settings, vertex, fragment, base_memory.shape[0])
     for source, image in ((vertex_source, vertex), (options["fp"], fragment)):
         for name in unset_uniforms(image, settings, time_available=True):
-            warn(f"{source}: uniform '{name}' is never given a value, so it reads 0 "
+            warn(f"{source}: warning: uniform '{name}' is never given a value, so it reads 0 "
                  f"(set it with --const {name}=x,y,z,w, or give it a #default line)")
     count = options["frames"] or 1
     if movie and count > 1 and not reads_time(vertex, fragment):
