@@ -215,21 +215,26 @@ DATA = ".word"
 class Instruction:
     """An immutable decoded or parsed instruction.
 
-    Two instructions are equal when they mean the same thing: same form and same values.
-    ``address``, ``words`` and ``note`` describe where it came from and do not count.
+    ``form`` is the name of the form it is an instance of (``.word`` for data), ``values``
+    its operand values (name → value) and ``fields`` the raw bit fields it sets (name →
+    raw value, fixed fields included). Two instructions are equal when they mean the same
+    thing: same form and same operand values. ``address``, ``words``, ``fields`` and
+    ``note`` describe where it came from and do not count.
     """
 
     mnemonic: str
     values: tuple[tuple[str, int], ...]
-    form: Form | None = field(default=None, compare=False, repr=False)
-    form_key: str = ""
+    declaration: Form | None = field(default=None, compare=False, repr=False)
+    form: str = ""
     address: int = field(default=0, compare=False)
     words: tuple[int, ...] = field(default=(), compare=False)
     note: str = field(default="", compare=False)
+    fields: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    length: int = field(default=1, compare=False)  # words the instruction occupies
 
     @property
     def is_data(self) -> bool:
-        return self.form is None
+        return self.declaration is None
 
     def value(self, name: str) -> int:
         return dict(self.values)[name]
@@ -240,7 +245,8 @@ class Instruction:
 
 
 def data_item(words: Sequence[int], address: int = 0, note: str = "") -> Instruction:
-    return Instruction(DATA, tuple(("value", w) for w in words), None, DATA, address, tuple(words), note)
+    return Instruction(DATA, tuple(("value", w) for w in words), None, DATA, address, tuple(words), note,
+                       length=len(words))
 
 
 # --------------------------------------------------------------------------------------
@@ -254,10 +260,13 @@ _TRAILING_OPTIONAL = re.compile(r"[\s,]*\{(\w+)\?\}\s*\Z")
 
 @dataclass(frozen=True)
 class Form:
-    """One instruction: its assembly template and the fields it fixes."""
+    """One instruction: its assembly template and the fields it fixes. ``name`` (default:
+    the mnemonic, or the template where several forms share a mnemonic) is what decoded
+    instructions report as their ``form``."""
 
     template: str
     fixed: tuple[tuple[str, int], ...]
+    name: str = ""
 
     @property
     def mnemonic(self) -> str:
@@ -282,8 +291,16 @@ class Form:
         return parts[1] if len(parts) > 1 else ""
 
 
-def form(template: str, **fixed: int) -> Form:
-    return Form(template, tuple(fixed.items()))
+def form(template: str, *, name: str = "", **fixed: int) -> Form:
+    return Form(template, tuple(fixed.items()), name)
+
+
+def _named(forms: Sequence[Form]) -> list[Form]:
+    """``forms`` each with a name: its own, else its mnemonic, else (where forms share a
+    mnemonic) its template."""
+    mnemonics = [f.mnemonic for f in forms]
+    return [f if f.name else replace(f, name=f.mnemonic if mnemonics.count(f.mnemonic) == 1 else f.template)
+            for f in forms]
 
 
 @dataclass
@@ -325,7 +342,7 @@ class Description:
         self.instruction_bits = word_bits * words_per_instruction
         self.fields = dict(fields)
         self.operands = dict(operands)
-        self.forms = list(forms)
+        self.forms = _named(forms)
         self.operand_separator = re.compile(operand_separator)
         self.case_sensitive = case_sensitive
         self.trailing_modifier = trailing_modifier
@@ -336,7 +353,8 @@ class Description:
         # A remark about a cleanly decoded instruction (e.g. a revision that executes it differently).
         self.annotate = annotate or (lambda instruction, value: "")
         self._compiled = [self._compile(f) for f in self.forms]
-        self._unavailable = [(self._compile(f), reason) for f, reason in unavailable]
+        self._unavailable = [(self._compile(f), reason) for f, reason in zip(_named([f for f, _ in unavailable]),
+                                                                                   (r for _, r in unavailable))]
         self._check_unambiguous()
         self._buckets = self._bucket_by_common_bits()
 
@@ -411,12 +429,19 @@ class Description:
                                 words: tuple[int, ...]) -> Instruction:
         values = tuple((name, self.fields[self.operands[name].field].extract(value))
                        for name in compiled.form.placeholders)
-        return Instruction(compiled.form.mnemonic, values, compiled.form, compiled.form.template, address, words)
+        return Instruction(compiled.form.mnemonic, values, compiled.form, compiled.form.name, address, words,
+                           fields=self._raw_fields(compiled.form, value), length=self.words_per_instruction)
+
+    def _raw_fields(self, declared: Form, value: int) -> dict[str, int]:
+        """The raw values of the fields ``declared`` fixes or reads, from the instruction value."""
+        names = [name for name, _ in declared.fixed] + [self.operands[p].field for p in declared.placeholders]
+        return {name: self.fields[name].extract(value) & ((1 << self.fields[name].width) - 1)
+                for name in dict.fromkeys(names)}
 
     def encode(self, instruction: Instruction) -> tuple[int, ...]:
         if instruction.is_data:
             return tuple(value for _, value in instruction.values)
-        compiled = next(c for c in self._compiled if c.form is instruction.form)
+        compiled = next(c for c in self._compiled if c.form is instruction.declaration)
         value = compiled.match
         for name, field_value in instruction.values:
             value = self.fields[self.operands[name].field].insert(value, field_value)
@@ -430,7 +455,7 @@ class Description:
             hex_digits = (self.word_bits + 3) // 4
             return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
         values = dict(instruction.values)
-        template = instruction.form.template
+        template = instruction.declaration.template
         while (optional := _TRAILING_OPTIONAL.search(template)) and values[optional.group(1)] == 0:
             template = template[:optional.start()]
         return _PLACEHOLDER.sub(lambda m: self._format_operand(m.group(1), values[m.group(1)], labels), template)
@@ -554,7 +579,9 @@ class Description:
             else:
                 values[name.group(1)] = 0
         ordered = tuple((name, values[name]) for name in declared.placeholders)
-        return Instruction(declared.mnemonic, ordered, declared, declared.template)
+        parsed = Instruction(declared.mnemonic, ordered, declared, declared.name, length=self.words_per_instruction)
+        value = combine_words(self.encode(parsed), self.word_bits, self.first_word_most_significant)
+        return replace(parsed, fields=self._raw_fields(declared, value))
 
     def _operand_count_error(self, declared: Form, templates: list[str], required: int,
                              operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> SourceError:

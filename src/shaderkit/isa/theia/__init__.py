@@ -108,7 +108,7 @@ class Theia(DescribedIsa):
             if instruction.is_data:
                 continue
             tokens = split_statement(statement.text, separator)
-            templates = [text for text, _ in split_operands(instruction.form.operand_text, separator)]
+            templates = [text for text, _ in split_operands(instruction.declaration.operand_text, separator)]
             for text, column in tokens[1 + len(templates):]:
                 message = f"operand '{text}' is ignored: {_takes(instruction.mnemonic, templates)}"
                 warning = program.diagnostic(index, message, "warning")
