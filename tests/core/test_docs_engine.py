@@ -8,7 +8,7 @@ from shaderkit.core.bits import bits, combine_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.core.docs import (INSTRUCTIONS_MARKER, InstructionEntry, Reference, form_bit_ranges, form_entry,
                                  form_syntax)
-from shaderkit.core.spec import Description, Immediate, Instruction, Operand, Registers, form
+from shaderkit.core.model import Description, Immediate, Operand, Registers, form
 from shaderkit.isa.theia.spec import description as theia_description
 from shaderkit.isa.tpp.spec import description as tpp_description
 
@@ -41,8 +41,7 @@ def test_syntax_drops_braces_and_brackets_optional_operands():
 def test_every_diagram_agrees_with_the_encoder(description):
     """The fixed bits a diagram shows are the bits the encoder writes, and the ranges tile the word."""
     for declared in description.forms:
-        values = tuple((name, 0) for name in declared.placeholders)
-        word = combine_words(description.encode(Instruction(declared.mnemonic, values, declared, declared.template)),
+        word = combine_words(description.encode(description.instance(declared)),
                              description.word_bits, description.first_word_most_significant)
         ranges = form_bit_ranges(description, declared)
         assert ranges[0].high == description.instruction_bits - 1 and ranges[-1].low == 0

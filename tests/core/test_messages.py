@@ -28,7 +28,7 @@ OPERANDS = {
     "target": Operand("imm", CodeAddress()),
 }
 TOY = Description(
-    "toy", word_bits=16, fields=FIELDS, operands=OPERANDS, trailing_modifier="cond",
+    "toy", word_bits=16, fields=FIELDS, operands=OPERANDS, modifier_as_operand="cond",
     forms=[form("HALT{cond}", op=0), form("LOAD{cond} {rd} {imm}", op=1),
            form("MOVE{cond} {rd} {rs}", op=2), form("JUMP{cond} {target}", op=3)],
     unavailable=[(form("SWAP{cond} {rd} {rs}", op=4), "is only on the big model")])
@@ -96,7 +96,7 @@ def test_a_form_of_another_model_names_the_reason(source):
 
 def test_a_lenient_description_reads_missing_operands_as_zero_and_drops_extras():
     lenient = Description("lenient", word_bits=16, fields=FIELDS, operands=OPERANDS,
-                          forms=[form("MOVE {rd} {rs}", op=2)], lenient_operand_count=True)
+                          forms=[form("MOVE {rd} {rs}", op=2)], missing_operands="zero", extra_operands="ignore")
     context = ParseContext()
     assert lenient.parse("MOVE B", context) == lenient.parse("MOVE B A", context)
     assert lenient.parse("MOVE B ACC IDX", context) == lenient.parse("MOVE B ACC", context)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 
 def sign_extend(value: int, width: int) -> int:
@@ -25,11 +26,11 @@ class BitField:
     pieces: tuple[tuple[int, int], ...]
     signed: bool = False
 
-    @property
+    @cached_property
     def width(self) -> int:
         return sum(msb - lsb + 1 for msb, lsb in self.pieces)
 
-    @property
+    @cached_property
     def mask(self) -> int:
         mask = 0
         for msb, lsb in self.pieces:

@@ -19,7 +19,7 @@ from functools import cache
 from ...core.bits import bits
 from ...core.diagnostics import SourceError
 from ...core.expr import evaluate
-from ...core.spec import (CodeAddress, Description, Immediate, Operand, OperandKind, ParseContext, Registers, form,
+from ...core.model import (CodeAddress, Description, Immediate, Operand, OperandKind, ParseContext, Registers, form,
                           suggest_for_undefined)
 from . import opcodes
 from .fixedpoint import WORD_MASK, to_fixed
@@ -150,5 +150,5 @@ def describe_unknown(value: int) -> str:
 @cache
 def description() -> Description:
     return Description("theia", word_bits=64, fields=FIELDS, operands=OPERANDS, forms=list(forms()),
-                       operand_separator=r"\s*,\s*|\s+", case_sensitive=False, lenient_operand_count=True,
+                       operand_separator=r"\s*,\s*|\s+", case_sensitive=False, missing_operands="zero", extra_operands="ignore",
                        describe_unknown=describe_unknown)

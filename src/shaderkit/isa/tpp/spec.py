@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import cache
 
 from ...core.bits import bits
-from ...core.spec import Choice, Description, Immediate, Operand, Registers, form
+from ...core.model import Choice, Description, Immediate, Operand, Registers, form
 from .opcodes import OPCODES, ROM_OPCODES, decoded_mnemonics
 
 FIELDS = {
@@ -85,7 +85,7 @@ def description(rev: str) -> Description:
                for name, opcode in OPCODES.items() if opcode not in decoded]
     return Description(
         f"tpp-rev{rev}", word_bits=16, fields=FIELDS, operands=OPERANDS, forms=forms,
-        trailing_modifier="cond", unavailable=missing, describe_unknown=describe_unknown(rev),
+        modifier_as_operand="cond", unavailable=missing, describe_unknown=describe_unknown(rev),
         annotate=rev_a_out_note if rev == "A" else None)
 
 

@@ -1,0 +1,284 @@
+"""The description of one instruction set, and the decoder, encoder and printer derived from it.
+
+A :class:`Description` holds named :mod:`fields <.fields>`, named operand
+:mod:`bindings <.operands>` and one :class:`~.instruction.Form` per instruction, declared the
+way it reads in assembly (``form("ADD{cond} {rd} {rs}", op=3)``). From that it derives:
+
+* the **decoder** — total: words no form accepts, or (by :mod:`policy <.policies>`) words
+  that set bits their form does not claim, decode to a ``.word`` data item whose note says
+  what they are, so a listing always re-assembles to the same words;
+* the **encoder** — form + raw fields → words, of the form's length plus the words its
+  chosen sub-table cases add;
+* the **printer** — the template filled in from the bits;
+* the **parser** (:mod:`.parser`) — text → form + fields, from the same template.
+
+Instructions of several words are handled as one integer: with
+``first_word_most_significant`` the first word holds the high bits (TPP, THEIA); otherwise
+word k holds bits ``k·word_bits`` and up, so a field keeps its place whatever the
+instruction's length (variable-length instructions need this order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import reduce
+
+from ..bits import BitField, combine_words, split_words
+from .fields import Field, as_field
+from .instruction import DATA, Form, Instruction, data_item, named_forms
+from .operands import Binding, Operand, Reading
+from .parser import StatementParser
+from .policies import AS_DATA, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, Bundler
+from .templates import Token, compile_predicate, parse_template
+
+__all__ = ["Description"]
+
+
+@dataclass
+class CompiledForm:
+    form: Form
+    mask: int
+    match: int
+    template: object  # templates.Template, parsed with the description's separator
+    predicates: dict  # conditional slot name → predicate on raw fields
+    length: int
+
+
+class Description(StatementParser):
+    """Everything the generic tools need to know about one instruction set (one variant).
+
+    Beyond fields, operands and forms:
+
+    * ``describe_unknown(value)`` — the note of a word no form accepts;
+    * ``annotate(instruction, value)`` — an optional remark on a decoded one;
+    * ``unavailable`` — forms of related variants this one lacks, each with the reason the
+      parser gives when one is used (``"is rev B only"``);
+    * ``modifier_as_operand`` — a placeholder of the mnemonic token (a condition suffix) that
+      may instead be written as an extra last operand, the alternative spelling of
+      assemblers that take conditions as operands (``ADD R0 RT LT`` = ``ADDLT R0 RT``);
+    * ``missing_operands`` (``"error"`` or ``"zero"``: missing operands read as 0) and
+      ``extra_operands`` (``"error"`` or ``"ignore"``) — the operand-count policy of the
+      upstream assembler the ISA follows;
+    * ``order`` — :data:`~.policies.MOST_SPECIFIC` or :data:`~.policies.FIRST_MATCH`;
+    * ``unknown_bits`` — :data:`~.policies.AS_DATA` or :class:`~.policies.Annotate`;
+    * ``bundles`` — how an instruction stream groups into bundles (:func:`~.policies.rank_runs`);
+    * ``max_length`` — the longest instruction in words, when cases add words.
+    """
+
+    def __init__(self, name: str, *, word_bits: int, fields: Mapping[str, Field | BitField],
+                 operands: Mapping[str, Binding], forms: Sequence[Form],
+                 words_per_instruction: int = 1, first_word_most_significant: bool = True,
+                 operand_separator: str = r"\s+", case_sensitive: bool = False,
+                 modifier_as_operand: str | None = None, missing_operands: str = "error",
+                 extra_operands: str = "error", unavailable: Sequence[tuple[Form, str]] = (),
+                 describe_unknown: Callable[[int], str] | None = None,
+                 annotate: Callable[[Instruction, int], str] | None = None,
+                 order: str = MOST_SPECIFIC, unknown_bits: AsData | Annotate = AS_DATA,
+                 bundles: Bundler | None = None, max_length: int | None = None):
+        self.name = name
+        self.word_bits = word_bits
+        self.words_per_instruction = words_per_instruction
+        self.max_length = max_length or words_per_instruction
+        self.first_word_most_significant = first_word_most_significant
+        if self.max_length > words_per_instruction and first_word_most_significant:
+            raise ValueError(f"{name}: variable-length instructions need word 0 as the least significant word")
+        self.instruction_bits = word_bits * words_per_instruction
+        self.fields = {field_name: as_field(declared) for field_name, declared in fields.items()}
+        self.operands = dict(operands)
+        self.forms = named_forms(forms)
+        self.operand_separator = re.compile(operand_separator)
+        self.case_sensitive = case_sensitive
+        if missing_operands not in ("error", "zero") or extra_operands not in ("error", "ignore"):
+            raise ValueError(f"{name}: unknown operand-count policy")
+        self.modifier_as_operand = modifier_as_operand
+        self.missing_operands = missing_operands
+        self.extra_operands = extra_operands
+        self.describe_unknown = describe_unknown or (lambda value: "unknown instruction")
+        # A remark about a cleanly decoded instruction (e.g. a variant that executes it differently).
+        self.annotate = annotate or (lambda instruction, value: "")
+        if order not in (MOST_SPECIFIC, FIRST_MATCH):
+            raise ValueError(f"{name}: unknown match order {order!r}")
+        self.order = order
+        self.unknown_bits = unknown_bits
+        self.bundles = bundles
+        self._compiled = [self._compile(f) for f in self.forms]
+        self._unavailable = [(self._compile(f), reason)
+                             for f, reason in zip(named_forms([f for f, _ in unavailable]), (r for _, r in unavailable))]
+        if order == MOST_SPECIFIC:
+            self._check_unambiguous()
+        self._buckets = self._bucket_by_common_bits()
+        super().__init__()
+
+    # -- derivation ---------------------------------------------------------------------
+
+    def _compile(self, declared: Form) -> CompiledForm:
+        mask = match = 0
+        for field_name, value in declared.fixed:
+            declared_field = self.fields[field_name]
+            mask |= declared_field.mask
+            match = declared_field.write(match, value)
+        template = parse_template(declared.template, self.operand_separator)
+        predicates = {}
+        for slot in template.slots:
+            if slot.name not in self.operands:
+                raise ValueError(f"{self.name}: {declared.template!r} names no operand {slot.name!r}")
+            if slot.conditional:
+                predicates[slot.name] = compile_predicate(slot.condition_text, set(self.fields))
+        return CompiledForm(declared, mask, match, template, predicates, declared.length or self.words_per_instruction)
+
+    def _check_unambiguous(self) -> None:
+        seen: dict[tuple[int, int], str] = {}
+        for compiled in self._compiled:
+            key = (compiled.mask, compiled.match)
+            if key in seen:
+                raise ValueError(f"{self.name}: forms {seen[key]!r} and {compiled.form.template!r} share an encoding")
+            seen[key] = compiled.form.template
+
+    def _bucket_by_common_bits(self) -> dict[int, list[CompiledForm]]:
+        full = (1 << (self.word_bits * self.max_length)) - 1
+        self._common_mask = reduce(lambda a, b: a & b, (c.mask for c in self._compiled), full)
+        buckets: dict[int, list[CompiledForm]] = {}
+        for compiled in self._compiled:
+            buckets.setdefault(compiled.match & self._common_mask, []).append(compiled)
+        if self.order == MOST_SPECIFIC:
+            for candidates in buckets.values():
+                candidates.sort(key=lambda c: bin(c.mask).count("1"), reverse=True)
+        return buckets
+
+    def compiled(self, declared: Form) -> CompiledForm:
+        return next(c for c in self._compiled if c.form is declared or c.form.template == declared.template)
+
+    def unused_bits(self, template: str) -> int:
+        """Bits of an instruction of form ``template`` that it neither fixes nor reads (for a
+        form whose sub-tables pick cases, the fields of every case count as read)."""
+        compiled = next(c for c in self._compiled if c.form.template == template)
+        used = compiled.mask | compiled.form.ignore
+        for slot in compiled.template.slots:
+            for field_name in self.operands[slot.name].fields_set(self):
+                used |= self.fields[field_name].mask
+        return ((1 << (self.word_bits * compiled.length)) - 1) & ~used
+
+    # -- decode -------------------------------------------------------------------------
+
+    def _value(self, words: Sequence[int]) -> int:
+        return combine_words(words, self.word_bits, self.first_word_most_significant)
+
+    def _words(self, value: int, count: int) -> tuple[int, ...]:
+        return split_words(value, count, self.word_bits, self.first_word_most_significant)
+
+    def decode(self, words: Sequence[int], address: int = 0) -> Instruction:
+        """The instruction at the start of ``words`` (``.length`` says how many it takes);
+        never raises for in-range words."""
+        base = self.words_per_instruction
+        available = tuple(words[:self.max_length])
+        if len(available) < base:
+            return data_item(available, address, f"truncated: {base} words needed")
+        value = self._value(available if self.max_length > base else available[:base])
+        for compiled in self._buckets.get(value & self._common_mask, ()):
+            if value & compiled.mask != compiled.match:
+                continue
+            return self._decoded(compiled, value, address, available)
+        return data_item(available[:base], address, self.describe_unknown(self._value(available[:base])))
+
+    def _decoded(self, compiled: CompiledForm, value: int, address: int, available: tuple[int, ...]) -> Instruction:
+        reading = Reading(self, value, address)
+        self.claim(compiled, reading)
+        length = compiled.length + reading.extra_words
+        if len(available) < length:
+            return data_item(available, address, f"truncated: {compiled.form.mnemonic} needs {length} words")
+        taken = available[:length]
+        value &= (1 << (self.word_bits * length)) - 1
+        instruction = self._instance(compiled, reading, address, taken, length)
+        used = compiled.mask | compiled.form.ignore | reduce(
+            lambda bits_used, name: bits_used | self.fields[name].mask, reading.used, 0)
+        stray = value & ~used & ((1 << (self.word_bits * length)) - 1)
+        remark = self.annotate(instruction, value)
+        if stray and isinstance(self.unknown_bits, AsData):
+            note = f"= {self.format(instruction)}, unused bits set (0x{stray:x})"
+            return data_item(taken, address, f"{note}; {remark}" if remark else note)
+        if stray and isinstance(self.unknown_bits, Annotate) and stray & self.unknown_bits.mask:
+            instruction = replace(instruction, unknown_bits=stray & self.unknown_bits.mask)
+        return replace(instruction, note=remark) if remark else instruction
+
+    def _instance(self, compiled: CompiledForm, reading: Reading, address: int,
+                  words: tuple[int, ...], length: int) -> Instruction:
+        """The instruction as ``reading`` (already rendered) found it: the fields it claims —
+        fixed ones and those its rendering read — in declaration order, so a parsed and a
+        decoded instruction of the same meaning compare equal."""
+        values = tuple((slot.name, value) for slot in compiled.template.slots
+                       if (value := self.operands[slot.name].value(reading)) is not None)
+        claimed = {field_name for field_name, _ in compiled.form.fixed} | reading.used
+        raw = tuple((field_name, declared.read(reading.value))
+                    for field_name, declared in self.fields.items() if field_name in claimed)
+        return Instruction(compiled.form.mnemonic, raw, compiled.form, compiled.form.name, address, words,
+                           values=values, length=length)
+
+    # -- encode -------------------------------------------------------------------------
+
+    def encode(self, instruction: Instruction) -> tuple[int, ...]:
+        if instruction.is_data:
+            return tuple(instruction.operands)
+        compiled = self.compiled(instruction.declaration)
+        value = compiled.match
+        for field_name, raw in instruction.raw:
+            value = self.fields[field_name].write(value, raw)
+        return self._words(value, instruction.length)
+
+    # -- print --------------------------------------------------------------------------
+
+    def format(self, instruction: Instruction, labels: Mapping[int, str] | None = None) -> str:
+        """Assembly text; jump targets found in ``labels`` (address → name) print as names."""
+        if instruction.is_data:
+            hex_digits = (self.word_bits + 3) // 4
+            return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
+        compiled = self.compiled(instruction.declaration)
+        value = self._value(self.encode(instruction))
+        return self.render(compiled, Reading(self, value, instruction.address, labels))
+
+    def render(self, compiled: CompiledForm, reading: Reading) -> str:
+        """The text of an instruction of ``compiled``'s form with the bits ``reading`` holds."""
+        printed: list[tuple[Token, str]] = []
+        for token in compiled.template.tokens:
+            condition = token.conditional
+            if condition is not None and not compiled.predicates[condition.name](reading):
+                continue
+            printed.append((token, self.render_token(token, reading)))
+        # A trailing optional operand left at its default is left out.
+        while printed and self._omissible(printed[-1][0], reading):
+            printed.pop()
+        text = ""
+        for index, (token, rendered) in enumerate(printed):
+            text += (token.separator if index else "") + rendered
+        return text
+
+    def claim(self, compiled: CompiledForm, reading: Reading) -> None:
+        """What :meth:`render` reads, without building the text: the fields the instruction
+        claims (``reading.used``) and the words its cases add (``reading.extra_words``)."""
+        for token in compiled.template.tokens:
+            condition = token.conditional
+            if condition is not None and not compiled.predicates[condition.name](reading):
+                continue
+            for slot in token.slots:
+                self.operands[slot.name].claim(reading)
+
+    def _omissible(self, token: Token, reading: Reading) -> bool:
+        slot = token.single_slot
+        return slot is not None and slot.optional and self.operands[slot.name].is_default(reading)
+
+    def render_token(self, token: Token, reading: Reading) -> str:
+        return "".join(piece if isinstance(piece, str) else self.operands[piece.name].render(reading)
+                       for piece in token.pieces)
+
+    def jump_targets(self, instruction: Instruction) -> list[int]:
+        """The values of the instruction's code-address operands."""
+        if instruction.is_data:
+            return []
+        from .kinds import CodeAddress
+        return [value for name, value in instruction.values
+                if isinstance(self.operands[name], Operand) and isinstance(self.operands[name].kind, CodeAddress)]
+
+    def group(self, instructions: Sequence[Instruction]) -> list[list[Instruction]]:
+        """The bundles of an instruction stream (each instruction alone without a bundle rule)."""
+        return self.bundles(instructions) if self.bundles else [[instruction] for instruction in instructions]

@@ -1,0 +1,120 @@
+"""Instructions as values, and the forms they are instances of.
+
+A :class:`Form` is one declared instruction: its template, the fields it fixes, its name,
+its length in words and the bits it ignores. An :class:`Instruction` is a decoded or parsed
+instance: its form's name, the raw value of every field it sets (``fields``), the numbers
+of its plain operands (``values``) and, when it came from words, where and which.
+A *data item* (``.word``) stands for words no form accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from .templates import PLACEHOLDER, Template, parse_template
+
+__all__ = ["DATA", "Form", "form", "Instruction", "data_item", "named_forms"]
+
+DATA = ".word"
+_BLANKS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One instruction: its assembly template and the fields it fixes.
+
+    ``name`` (default: the mnemonic, or the template where several forms share a mnemonic)
+    is what instructions report as their ``form``; ``length`` is its size in words (default:
+    the description's); ``ignore`` marks bits it does not read but that are no error when set.
+    """
+
+    template: str
+    fixed: tuple[tuple[str, int], ...]
+    name: str = ""
+    length: int | None = None
+    ignore: int = 0
+
+    @cached_property
+    def parsed(self) -> Template:
+        # Where the mnemonic ends does not depend on the operand separator.
+        return parse_template(self.template, _BLANKS)
+
+    @property
+    def mnemonic(self) -> str:
+        return self.parsed.mnemonic
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        return tuple(found.group(1) for found in PLACEHOLDER.finditer(self.template))
+
+    @property
+    def optional(self) -> frozenset[str]:
+        return frozenset(slot.name for slot in self.parsed.slots if slot.optional)
+
+    @property
+    def operand_text(self) -> str:
+        """The template after the mnemonic token."""
+        skip = len(self.parsed.prefixes) + 1
+        words = self.template.split(None, skip)
+        return words[skip] if len(words) > skip else ""
+
+
+def form(template: str, *, name: str = "", length: int | None = None, ignore: int = 0, **fixed: int) -> Form:
+    return Form(template, tuple(fixed.items()), name, length, ignore)
+
+
+def named_forms(forms: Sequence[Form]) -> list[Form]:
+    """``forms`` each with a name: its own, else its mnemonic, else (where forms share a
+    mnemonic) its template."""
+    mnemonics = [f.mnemonic for f in forms]
+    return [f if f.name else replace(f, name=f.mnemonic if mnemonics.count(f.mnemonic) == 1 else f.template)
+            for f in forms]
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """An immutable decoded or parsed instruction.
+
+    Two instructions are equal when they mean the same thing: same form and same raw field
+    values. ``values`` (plain operands by placeholder name), ``address``, ``words``,
+    ``note`` and ``unknown_bits`` (bits set that no field claims, where the description
+    prints such words anyway) describe it and where it came from, and do not count.
+    """
+
+    mnemonic: str
+    raw: tuple[tuple[str, int], ...]
+    declaration: Form | None = field(default=None, compare=False, repr=False)
+    form: str = ""
+    address: int = field(default=0, compare=False)
+    words: tuple[int, ...] = field(default=(), compare=False)
+    note: str = field(default="", compare=False)
+    values: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    length: int = field(default=1, compare=False)
+    unknown_bits: int = field(default=0, compare=False)
+
+    @property
+    def is_data(self) -> bool:
+        return self.declaration is None
+
+    @property
+    def fields(self) -> Mapping[str, int]:
+        """The raw value of every field the instruction sets, fixed fields included."""
+        return dict(self.raw)
+
+    def value(self, name: str) -> int:
+        """The number of the plain operand ``name`` (signed, scaled and PC-relative fields as
+        their operand reads them)."""
+        return dict(self.values)[name]
+
+    @property
+    def operands(self) -> tuple[int, ...]:
+        return tuple(value for _, value in self.values)
+
+
+def data_item(words: Sequence[int], address: int = 0, note: str = "") -> Instruction:
+    raw = tuple((f"word{index}", word) for index, word in enumerate(words))
+    return Instruction(DATA, raw, None, DATA, address, tuple(words), note,
+                       tuple(("value", word) for word in words), len(words))

@@ -1,0 +1,272 @@
+"""Operand bindings: what a placeholder of a template stands for, in bits and in text.
+
+* :class:`Operand` — one field read through an :class:`~.kinds.OperandKind` (a register, an
+  immediate, a condition suffix), optionally limited to ``allowed`` values unless a
+  permission is unlocked (``.allow NAME``).
+* :class:`SubTable` — a table of :class:`Case` s, each with its own fixed field values and
+  its own template (Mesa isaspec's bitset-typed fields, envydis ``T(...)`` sub-tables,
+  customasm ``#subruledef``). A case template may hold any placeholder, other sub-tables
+  included, and it reads whatever fields of the enclosing instruction it names. A case may
+  make the instruction longer (``extra_words``: a trailing literal slot).
+* :class:`Flags` — a set of named flags written after a prefix in any order
+  (``.skipinv.nosched.end``), each setting a field to a value, printed in declaration order.
+
+Every binding decodes from a :class:`Reading` (the instruction's bits, recording which
+fields it reads, so unclaimed bits can be found) and parses into raw field values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..diagnostics import SourceError
+from ..suggest import did_you_mean
+from .kinds import CodeAddress, OperandKind, ParseContext
+from .templates import Token, parse_token
+
+__all__ = ["Binding", "Operand", "SubTable", "Case", "case", "Flags", "Reading"]
+
+
+class Reading:
+    """One instruction being decoded or printed: its value, its address, label names for
+    code addresses, and the fields read so far (the bits the instruction claims)."""
+
+    def __init__(self, description, value: int, address: int = 0, labels: Mapping[int, str] | None = None):
+        self.description = description
+        self.value = value
+        self.address = address
+        self.labels = labels
+        self.used: set[str] = set()
+        self.extra_words = 0
+
+    def raw(self, name: str) -> int:
+        self.used.add(name)
+        return self.description.fields[name].read(self.value)
+
+    def number(self, name: str) -> int:
+        """The field's value as its transform reads it (signed, scaled, PC-relative)."""
+        return self.description.fields[name].value(self.raw(name), self.address)
+
+    def __getitem__(self, name: str) -> int:  # predicates read raw fields through this
+        return self.raw(name)
+
+
+class Binding:
+    """The interface every placeholder target implements (see the module docstring)."""
+
+    title: str = ""
+
+    def fields_set(self, description) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def render(self, reading: Reading) -> str:
+        raise NotImplementedError
+
+    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        """Raw field values for ``text``; SourceError with columns counted within ``text``."""
+        raise NotImplementedError
+
+    def pattern(self, description) -> str:
+        """A regular expression (no capturing groups) for this operand inside a token."""
+        return r".+?"
+
+    def spellings(self) -> tuple[str, ...]:
+        return ()
+
+    def is_default(self, reading: Reading) -> bool:
+        """Whether its fields hold what leaving it out would give (a trailing optional
+        operand is then not printed)."""
+        fields = reading.description.fields
+        return all(reading.raw(name) == (fields[name].default or 0) for name in self.fields_set(reading.description))
+
+    def value(self, reading: Reading) -> int | None:
+        """The operand's number, for bindings that are one number (else None)."""
+        return None
+
+    def claim(self, reading: Reading) -> None:
+        """Mark the fields this operand reads in ``reading`` (as rendering would, without the text)."""
+        reading.used.update(self.fields_set(reading.description))
+
+
+@dataclass(frozen=True)
+class Operand(Binding):
+    """A field read through a kind; ``allowed`` limits values unless ``unlock`` is granted."""
+
+    field: str
+    kind: OperandKind
+    allowed: frozenset[int] | None = None
+    unlock: str | None = None
+    refusal: str = "value not allowed here"
+    title: str = ""  # how messages name it ("condition"); the placeholder name by default
+
+    def fields_set(self, description) -> tuple[str, ...]:
+        return (self.field,)
+
+    def value(self, reading: Reading) -> int:
+        return reading.number(self.field)
+
+    def render(self, reading: Reading) -> str:
+        number = reading.number(self.field)
+        if reading.labels and isinstance(self.kind, CodeAddress) and number in reading.labels:
+            return reading.labels[number]
+        return self.kind.format(number)
+
+    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        number = self.kind.parse(text, context)
+        if (context.final and self.allowed is not None and number not in self.allowed
+                and self.unlock not in context.unlocked):
+            raise SourceError(self.refusal.format(text=text), 1, len(text))
+        try:
+            raw = description.fields[self.field].raw(number, context.address)
+        except ValueError as error:
+            if not context.final:  # labels are not placed yet in the first pass
+                return {self.field: 0}
+            raise SourceError(str(error), 1, len(text)) from None
+        return {self.field: raw}
+
+    def pattern(self, description) -> str:
+        return self.kind.pattern()
+
+    def spellings(self) -> tuple[str, ...]:
+        return self.kind.spellings()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row of a :class:`SubTable`: the field values that select it and how it reads."""
+
+    template: str
+    fixed: tuple[tuple[str, int], ...] = ()
+    extra_words: int = 0
+
+    @property
+    def token(self) -> Token:
+        return parse_token(self.template)
+
+
+def case(template: str, *, extra_words: int = 0, **fixed: int) -> Case:
+    return Case(template, tuple(fixed.items()), extra_words)
+
+
+@dataclass(frozen=True)
+class SubTable(Binding):
+    """An operand whose type is a table of cases (see the module docstring).
+
+    ``order`` is how a decoded operand picks its case: ``"specific"`` (the case fixing the
+    most bits among those that match) or ``"first"`` (the first that matches, in table order).
+    Parsing tries the cases in table order; the first that reads the text wins.
+    """
+
+    cases: tuple[Case, ...]
+    title: str = ""
+    order: str = "specific"
+
+    def __post_init__(self):
+        if self.order not in ("specific", "first"):
+            raise ValueError(f"unknown case order {self.order!r}")
+
+    def fields_set(self, description) -> tuple[str, ...]:
+        names: dict[str, None] = {}
+        for row in self.cases:
+            names.update(dict.fromkeys(name for name, _ in row.fixed))
+            for slot in row.token.slots:
+                names.update(dict.fromkeys(description.operands[slot.name].fields_set(description)))
+        return tuple(names)
+
+    def chosen(self, reading: Reading) -> Case:
+        rows = list(self.cases)
+        if self.order == "specific":
+            fields = reading.description.fields
+            rows.sort(key=lambda row: -sum(fields[name].width for name, _ in row.fixed))
+        for row in rows:
+            if all(reading.raw(name) == value for name, value in row.fixed):
+                return row
+        raise ValueError(f"no case of {self.title or 'a sub-table'} matches")  # tables must be total
+
+    def render(self, reading: Reading) -> str:
+        row = self.chosen(reading)
+        reading.extra_words += row.extra_words
+        return reading.description.render_token(row.token, reading)
+
+    def claim(self, reading: Reading) -> None:
+        row = self.chosen(reading)
+        reading.extra_words += row.extra_words
+        for slot in row.token.slots:
+            reading.description.operands[slot.name].claim(reading)
+
+    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        first_error: SourceError | None = None
+        for row in self.cases:
+            try:
+                fields = description.read_token(row.token, text, context)
+            except SourceError as error:
+                first_error = first_error or error
+                continue
+            return {**fields, **dict(row.fixed)}
+        if len(self.cases) == 1 and first_error is not None:
+            raise first_error
+        written = ", ".join(f"'{row.token.plain()}'" for row in self.cases)
+        raise SourceError(f"'{text}' is not a valid {self.title or 'operand'} (expected {written})", 1, len(text))
+
+    def pattern(self, description) -> str:
+        return "|".join(f"(?:{description.token_pattern(row.token)})" for row in self.cases)
+
+    def spellings(self) -> tuple[str, ...]:
+        return tuple(row.token.literal for row in self.cases if row.token.literal.strip())
+
+
+@dataclass(frozen=True)
+class Flags(Binding):
+    """Named flags after ``prefix`` in any order: ``entries`` maps a flag's name to the
+    (field, raw value) it sets. Unset fields read as their default (or 0)."""
+
+    entries: tuple[tuple[str, tuple[str, int]], ...]
+    prefix: str = "."
+    title: str = "flag"
+    case_sensitive: bool = False
+
+    def fields_set(self, description) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(name for _, (name, _) in self.entries))
+
+    def render(self, reading: Reading) -> str:
+        return "".join(f"{self.prefix}{flag}" for flag, (name, value) in self.entries if reading.raw(name) == value)
+
+    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        if text and not text.startswith(self.prefix):
+            raise SourceError(f"expected {self.title}s starting with '{self.prefix}'", 1, len(text))
+        fields: dict[str, int] = {}
+        lookup = {self._key(flag): (flag, target) for flag, target in self.entries}
+        column = 1
+        for part in text.split(self.prefix)[1:] if text else []:
+            column += len(self.prefix)
+            found = lookup.get(self._key(part))
+            if found is None:
+                hint = did_you_mean(part, [flag for flag, _ in self.entries])
+                raise SourceError(f"unknown {self.title} '{part}'{hint}", column, max(1, len(part)))
+            flag, (name, value) = found
+            if name in fields:
+                raise SourceError(f"'{flag}' repeats or contradicts an earlier {self.title}", column, len(part))
+            fields[name] = value
+            column += len(part)
+        return fields
+
+    def pattern(self, description) -> str:
+        names = sorted((flag for flag, _ in self.entries), key=len, reverse=True)
+        return f"(?:{re.escape(self.prefix)}(?:{'|'.join(re.escape(name) for name in names)}))*"
+
+    def spellings(self) -> tuple[str, ...]:
+        return tuple(f"{self.prefix}{flag}" for flag, _ in self.entries)
+
+    def _key(self, text: str) -> str:
+        return text if self.case_sensitive else text.lower()
+
+
+def flags(prefix: str = ".", title: str = "flag", **entries: tuple[str, int] | str) -> Flags:
+    """``flags(skipinv="skipinv", f16=("fmt", 0), f32=("fmt", 1))``: a bare field name sets it to 1."""
+    normalised = tuple((name, target if isinstance(target, tuple) else (target, 1)) for name, target in entries.items())
+    return Flags(normalised, prefix, title)
+
+
+__all__.append("flags")

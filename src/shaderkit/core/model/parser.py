@@ -1,0 +1,293 @@
+"""Statement text → instruction, derived from the same templates the printer fills in.
+
+A statement is cut the way its template is (:mod:`.templates`): prefix words, the mnemonic
+word, then operands at the separator. The forms whose mnemonic token matches are tried in
+order; for each, the operand tokens are *aligned* with the template's tokens (optional and
+conditional ones may be absent), each token is read by its binding, and the first form that
+reads the whole statement wins. The first form's error is reported otherwise, with the
+column of the token at fault, phrased as a user would: an operand count ("'ADD' takes 2
+operands (ADD rd rs), got 3"), a form another variant has ("is rev B only"), or a near miss
+("did you mean ADD?").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+
+from ..diagnostics import SourceError
+from ..expr import evaluate
+from ..suggest import did_you_mean
+from .instruction import DATA, Instruction, data_item
+from .kinds import ParseContext
+from .operands import Reading
+from .templates import Slot, Token, split_statement
+
+__all__ = ["StatementParser"]
+
+
+class StatementParser:
+    """The parsing half of :class:`~.description.Description` (it relies on its attributes)."""
+
+    def __init__(self):
+        self._max_prefixes = max((len(c.template.prefixes) for c in self._compiled), default=0)
+        flags = 0 if self.case_sensitive else re.IGNORECASE
+        self._head_regex = {id(c): re.compile(self.token_pattern(c.template.head, named=True) + r"\Z", flags)
+                            for c in [*self._compiled, *(c for c, _ in self._unavailable)]}
+
+    # -- tokens -------------------------------------------------------------------------
+
+    def token_pattern(self, token: Token, named: bool = False) -> str:
+        """A regular expression for ``token``: its literal text, and each slot's pattern
+        (as a named group, with ``named``)."""
+        parts = []
+        for piece in token.pieces:
+            if isinstance(piece, str):
+                parts.append(re.escape(piece))
+            else:
+                inner = self.operands[piece.name].pattern(self)
+                parts.append(f"(?P<{piece.name}>{inner})" if named else f"(?:{inner})")
+        return "".join(parts)
+
+    def read_token(self, token: Token, text: str, context: ParseContext) -> dict[str, int]:
+        """Raw fields for ``text`` read as ``token``; SourceError (columns within ``text``)."""
+        slot = token.single_slot
+        if slot is not None:
+            return self.operands[slot.name].read(text, context, self)
+        flags = 0 if self.case_sensitive else re.IGNORECASE
+        match = re.compile(self.token_pattern(token, named=True) + r"\Z", flags | re.DOTALL).match(text)
+        if match is None:
+            raise SourceError(f"'{text}' does not read as '{token.plain()}'", 1, max(1, len(text)))
+        fields: dict[str, int] = {}
+        for name, part in match.groupdict().items():
+            try:
+                fields.update(self.operands[name].read(part, context, self))
+            except SourceError as error:
+                raise SourceError(error.message, match.start(name) + error.col, error.length) from None
+        return fields
+
+    def _read_at(self, token: Token, text: str, column: int, context: ParseContext) -> dict[str, int]:
+        try:
+            return self.read_token(token, text, context)
+        except SourceError as error:
+            raise SourceError(error.message, column + error.col - 1, error.length) from None
+
+    # -- statements ---------------------------------------------------------------------
+
+    def parse(self, text: str, context: ParseContext | None = None) -> Instruction:
+        """One statement (no label, no comment) → Instruction; SourceError on bad text."""
+        context = context or ParseContext()
+        tokens = split_statement(text, self.operand_separator)
+        if not tokens:
+            raise SourceError("expected an instruction", 1)
+        if tokens[0][0] == DATA:
+            return self._parse_data(tokens[1:], context)
+        candidates = []
+        for prefix_count in range(self._max_prefixes + 1):
+            cut = split_statement(text, self.operand_separator, prefix_count + 1)
+            if len(cut) <= prefix_count:
+                break
+            head = cut[prefix_count][0]
+            for compiled in self._compiled:
+                if len(compiled.template.prefixes) >= prefix_count:
+                    match = self._head_regex[id(compiled)].match(head)
+                    if match:
+                        candidates.append((compiled, match, cut, prefix_count))
+        if not candidates:
+            raise self._unknown_mnemonic(tokens[0][0], tokens[0][1])
+        first_error: SourceError | None = None
+        for compiled, match, cut, prefix_count in candidates:
+            try:
+                return self._parse_with(compiled, match, cut, prefix_count, context)
+            except SourceError as error:
+                first_error = first_error or error
+        raise first_error
+
+    def _unknown_mnemonic(self, head: str, column: int) -> SourceError:
+        for compiled, reason in self._unavailable:
+            if self._head_regex[id(compiled)].match(head):
+                return SourceError(f"'{compiled.form.mnemonic}' {reason}", column, len(head))
+        # Bare mnemonics listed first win ties: ADX suggests ADD rather than ADDEQ.
+        hint = did_you_mean(head, [DATA, *(c.form.mnemonic for c in self._compiled), *self._spelled_mnemonics])
+        return SourceError(f"unknown instruction '{head}'{hint}", column, len(head))
+
+    @cached_property
+    def _spelled_mnemonics(self) -> list[str]:
+        """Every way a mnemonic token can be written, modifiers such as ``ADDLT`` included."""
+        spelled = []
+        for compiled in self._compiled:
+            heads = [""]
+            for piece in compiled.template.head.pieces:
+                options = (piece,) if isinstance(piece, str) else ("", *self.operands[piece.name].spellings())
+                heads = [head + option for head in heads for option in options]
+            spelled.extend(heads)
+        return spelled
+
+    def _reads_as(self, name: str, text: str, context: ParseContext) -> bool:
+        try:
+            self.operands[name].read(text, context, self)
+        except SourceError:
+            return False
+        return True
+
+    def _takes_modifier_token(self, tokens: list[tuple[str, int]], templates: Sequence[Token],
+                              context: ParseContext) -> bool:
+        """Whether the last operand token is the mnemonic's modifier written as an operand.
+
+        With one token more than the template it is, unless it reads as no modifier but as
+        some other operand (``ADD R0 R1 R2``: an operand too many). With exactly as many
+        tokens, a modifier name that cannot be the last operand means one is missing
+        (``ADD R0 LT``).
+        """
+        modifier = self.modifier_as_operand
+        if not tokens or len(tokens) not in (len(templates), len(templates) + 1):
+            return False
+        text = tokens[-1][0]
+        if self._reads_as(modifier, text, context):
+            if len(tokens) == len(templates) + 1:
+                return True
+            last = templates[-1].single_slot if templates else None
+            return last is not None and not self._reads_as(last.name, text, context)
+        if len(tokens) == len(templates):
+            return False
+        others = {name for name in self.operands if name != modifier}
+        return not any(self._reads_as(name, text, context) for name in others)
+
+    def _parse_with(self, compiled, match: re.Match[str], tokens: list[tuple[str, int]], prefix_count: int,
+                    context: ParseContext) -> Instruction:
+        declared = compiled.form
+        template = compiled.template
+        head, head_column = tokens[prefix_count]
+        fields: dict[str, int] = dict(declared.fixed)
+        for name, part in match.groupdict().items():
+            try:
+                fields.update(self.operands[name].read(part, context, self))
+            except SourceError as error:
+                raise SourceError(error.message, head_column + match.start(name) + error.col - 1, error.length) from None
+        present: set[str] = {slot.name for slot in template.head.slots}
+        operand_tokens = tokens[prefix_count + 1:]
+        templates = template.operands
+        modifier = self.modifier_as_operand
+        if modifier in match.groupdict() and self._takes_modifier_token(operand_tokens, templates, context):
+            text, column = operand_tokens.pop()
+            if match.group(modifier):
+                title = self.operands[modifier].title or modifier
+                raise SourceError(f"'{head}' already carries a {title}; "
+                                  f"give it either as a suffix or as a last operand", column, len(text))
+            fields.update(self._read_at(self._bare(modifier), text, column, context))
+        if self.extra_operands == "ignore":
+            operand_tokens = operand_tokens[:len(templates)]
+        absentable = [token.may_be_absent or self.missing_operands == "zero" for token in templates]
+        alignments = list(_alignments(absentable, len(operand_tokens)))
+        if not alignments:
+            required = absentable.count(False)
+            raise self._operand_count_error(declared, templates, required, operand_tokens, (head, head_column))
+        prefix_alignments = list(_alignments([True] * len(template.prefixes), prefix_count))
+        best: tuple[int, SourceError] | None = None
+        for prefixes_present, operands_present in itertools.product(prefix_alignments, alignments):
+            attempt = dict(fields)
+            attempt_present = set(present)
+            progress = 0
+            try:
+                for part, (template_tokens, text_tokens, chosen) in enumerate((
+                        (template.prefixes, tokens[:prefix_count], prefixes_present),
+                        (templates, operand_tokens, operands_present))):
+                    given = iter(text_tokens)
+                    for template_token, is_present in zip(template_tokens, chosen):
+                        if is_present:
+                            text, column = next(given)
+                            attempt.update(self._read_at(template_token, text, column, context))
+                            attempt_present.update(slot.name for slot in template_token.slots)
+                            progress += 1
+                return self._finished(compiled, attempt, attempt_present, context, (head, head_column))
+            except SourceError as error:
+                if best is None or progress > best[0]:
+                    best = (progress, error)
+        raise best[1]
+
+    @staticmethod
+    def _bare(name: str) -> Token:
+        return Token((Slot(name),))
+
+    def _finished(self, compiled, fields: dict[str, int], present: set[str], context: ParseContext,
+                  head: tuple[str, int]) -> Instruction:
+        """The instruction with ``fields`` (absent operands at their defaults), checked
+        against the template's presence conditions and read back as the decoder would."""
+        reading = self._reading(compiled, fields, context.address)
+        for slot in compiled.template.slots:
+            if slot.conditional and (slot.name in present) != compiled.predicates[slot.name](reading):
+                wanted = "cannot be given" if slot.name in present else "must be given"
+                title = self.operands[slot.name].title or slot.name
+                raise SourceError(f"'{compiled.form.mnemonic}': the {title} {wanted} here", head[1], len(head[0]))
+        return self._read_back(compiled, reading)
+
+    def _reading(self, compiled, fields: dict[str, int], address: int) -> Reading:
+        """The bits of an instruction of ``compiled``'s form with ``fields``; every other field
+        its slots own, and any field with a default the form does not fix, at its default."""
+        declared_fields = self.fields
+        for slot in compiled.template.slots:
+            for name in self.operands[slot.name].fields_set(self):
+                fields.setdefault(name, declared_fields[name].default or 0)
+        value = compiled.match
+        for name, raw in fields.items():
+            value = declared_fields[name].write(value, raw)
+        for name, declared in declared_fields.items():
+            if declared.default is not None and name not in fields and declared.mask & ~compiled.mask:
+                value = declared.write(value, declared.default)
+        return Reading(self, value, address)
+
+    def _read_back(self, compiled, reading: Reading) -> Instruction:
+        self.claim(compiled, reading)
+        return self._instance(compiled, reading, reading.address, (), compiled.length + reading.extra_words)
+
+    def instance(self, declared, fields: dict[str, int] | None = None, address: int = 0) -> Instruction:
+        """An instruction of form ``declared`` with these raw ``fields`` (the others at their
+        defaults), as if it had been parsed at ``address``."""
+        compiled = self.compiled(declared)
+        return self._read_back(compiled, self._reading(compiled, dict(declared.fixed) | dict(fields or {}), address))
+
+    def _operand_count_error(self, declared, templates: Sequence[Token], required: int,
+                             operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> SourceError:
+        """"'ADD' takes 2 operands (ADD rd rs), got 3", at the first extra operand if any."""
+        count = f"{required} to {len(templates)}" if required != len(templates) else str(len(templates))
+        if templates:
+            expected = " ".join([declared.mnemonic, *(token.plain() for token in templates)])
+            takes = f"{count} operand{'' if count == '1' else 's'} ({expected})"
+        else:
+            takes = "no operands"
+        if len(operand_tokens) > len(templates):
+            column, length = operand_tokens[len(templates)][1], len(operand_tokens[len(templates)][0])
+        else:
+            column, length = head[1], len(head[0])
+        return SourceError(f"'{declared.mnemonic}' takes {takes}, got {len(operand_tokens)}", column, length)
+
+    def _parse_data(self, tokens: list[tuple[str, int]], context: ParseContext) -> Instruction:
+        if not tokens:
+            raise SourceError(f"'{DATA}' needs at least one value", 1)
+        limit = (1 << self.word_bits) - 1
+        words = []
+        for text, column in tokens:
+            try:
+                value = evaluate(text, context.lookup)
+            except SourceError as error:
+                raise SourceError(error.message, column + error.col - 1, error.length) from None
+            if not -(limit + 1) // 2 <= value <= limit:
+                raise SourceError(f"{value} does not fit in a {self.word_bits}-bit word", column, len(text))
+            words.append(value & limit)
+        return data_item(words)
+
+
+def _alignments(absentable: Sequence[bool], count: int) -> Iterator[tuple[bool, ...]]:
+    """Which template tokens take the ``count`` text tokens, in order: every token that may
+    not be absent is present; earlier tokens are preferred present."""
+    total = len(absentable)
+    if not absentable.count(False) <= count <= total:
+        return
+    optional_positions = [index for index, flag in enumerate(absentable) if flag]
+    wanted = count - absentable.count(False)
+    for chosen in itertools.combinations(optional_positions, wanted):
+        picked = set(chosen)
+        yield tuple(not flag or index in picked for index, flag in enumerate(absentable))
+
