@@ -244,7 +244,9 @@ class Description(StatementParser):
             condition = token.conditional
             if condition is not None and not compiled.predicates[condition.name](reading):
                 continue
-            printed.append((token, self.render_token(token, reading)))
+            rendered = self.render_token(token, reading)
+            if rendered:  # an optional prefix or flag set with nothing to show
+                printed.append((token, rendered))
         # A trailing optional operand left at its default is left out.
         while printed and self._omissible(printed[-1][0], reading):
             printed.pop()

@@ -225,17 +225,15 @@ class StatementParser:
 
     def _reading(self, compiled, fields: dict[str, int], address: int) -> Reading:
         """The bits of an instruction of ``compiled``'s form with ``fields``; every other field
-        its slots own, and any field with a default the form does not fix, at its default."""
+        its slots own or its presence conditions read at its default (or 0)."""
         declared_fields = self.fields
-        for slot in compiled.template.slots:
-            for name in self.operands[slot.name].fields_set(self):
-                fields.setdefault(name, declared_fields[name].default or 0)
+        owned = [name for slot in compiled.template.slots for name in self.operands[slot.name].fields_set(self)]
+        owned += [name for predicate in compiled.predicates.values() for name in sorted(predicate.fields)]
+        for name in owned:
+            fields.setdefault(name, declared_fields[name].default or 0)
         value = compiled.match
         for name, raw in fields.items():
             value = declared_fields[name].write(value, raw)
-        for name, declared in declared_fields.items():
-            if declared.default is not None and name not in fields and declared.mask & ~compiled.mask:
-                value = declared.write(value, declared.default)
         return Reading(self, value, address)
 
     def _read_back(self, compiled, reading: Reading) -> Instruction:

@@ -156,10 +156,12 @@ def _words(text: str):
 
 
 def _operand_tokens(text: str, separator: re.Pattern[str]):
-    """(token, the text before it) for the operand part of a template."""
+    """(token, the text before it) for the operand part of a template (after the mnemonic,
+    from which blanks separate it whatever the operand separator is)."""
+    blank = len(text) - len(text.lstrip())
     previous_end = 0
-    for token, column in split_operands(text, separator, protect_placeholders=True):
-        start = column - 1
+    for token, column in split_operands(text[blank:], separator, protect_placeholders=True):
+        start = column - 1 + blank
         yield token, text[previous_end:start]
         previous_end = start + len(token)
 
@@ -226,8 +228,9 @@ _UNARY = {ast.Invert: operator.invert, ast.USub: operator.neg, ast.Not: operator
 
 
 def compile_predicate(text: str, known_fields: set[str]) -> Predicate:
-    """``"cdst & 4 == 0"`` → a function of the raw field values; ValueError for anything but
-    integer arithmetic, comparisons and boolean logic over ``known_fields``."""
+    """``"cdst & 4 == 0"`` → a function of the raw field values (its ``fields`` attribute
+    names those it reads); ValueError for anything but integer arithmetic, comparisons and
+    boolean logic over ``known_fields``."""
     tree = ast.parse(text, mode="eval").body
 
     def build(node) -> Callable[[Mapping[str, int]], object]:
@@ -258,4 +261,9 @@ def compile_predicate(text: str, known_fields: set[str]) -> Predicate:
         raise ValueError(f"predicate {text!r}: {ast.dump(node)[:40]} is not allowed")
 
     evaluate = build(tree)
-    return lambda fields: bool(evaluate(fields))
+
+    def predicate(fields: Mapping[str, int]) -> bool:
+        return bool(evaluate(fields))
+
+    predicate.fields = frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+    return predicate
