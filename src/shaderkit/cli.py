@@ -8,6 +8,7 @@ atomically, so a failed command leaves no partial file.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -71,15 +72,30 @@ def _containers(processor) -> dict:
     return getattr(processor, "containers", {})
 
 
+# How the generic containers meet an ISA's own (a processor's `containers`: name -> (write(image),
+# read(data, path))). Every ISA has all of binfmt's formats; a container of its own with a binfmt
+# name replaces binfmt's layout for that ISA (RSX's hex, one slot per line). An image is the list
+# of words, or an object with `.words` and, when the ISA stores different images in different byte
+# orders, `.byte_order` (RSX: a vertex program big-endian, a fragment program half-word swapped).
+# Reading the other formats ends in the ISA's own raw or hex reader, so that the ISA builds its
+# image one way whatever the file: raw and Intel HEX in the ISA's own byte order carry its raw
+# bytes; words (hex, readmemh, C, or raw and Intel HEX in an explicit --byte-order) its hex words.
+
+
 def _check_format(processor, fmt: str) -> None:
-    # An ISA with a `formats` tuple offers only those; the others add containers to binfmt's.
-    available = getattr(processor, "formats", None) or binfmt.FORMATS + tuple(_containers(processor))
+    available = binfmt.FORMATS + tuple(name for name in _containers(processor) if name not in binfmt.FORMATS)
     if fmt not in available:
         raise InputError(f"format '{fmt}' is not available for {processor.name} (use one of {', '.join(available)})")
 
 
-def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: str | None) -> list[int]:
-    """Words of a binary in any container, the ISA's own containers included."""
+def _own_layout(processor, fmt: str, byte_order: str | None) -> bool:
+    """Whether the ISA's own container of that name reads and writes ``fmt`` (an explicit byte
+    order asks for binfmt's layout of raw and Intel HEX)."""
+    return fmt in _containers(processor) and not (byte_order and fmt in binfmt.BYTE_ORDER_FORMATS)
+
+
+def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: str | None):
+    """The program image of a binary in any container, the ISA's own containers included."""
     if not data.strip(b" \t\r\n"):
         raise InputError(f"{path}: empty file: no program image in it")
     detect = getattr(processor, "detect_format", None)
@@ -90,18 +106,37 @@ def read_image(processor, data: bytes, path: str, fmt: str | None, byte_order: s
                          f"first (shaderkit asm -m {processor.name} {path} -f raw -o prog.bin), or give -f raw "
                          "to read the text's bytes as words")
     _check_format(processor, fmt)
-    if fmt in _containers(processor):
-        return _containers(processor)[fmt][1](data, path)
-    return binfmt.read_words(data, fmt, word_bits=processor.word_bits,
-                             byte_order=byte_order or processor.byte_order, source=path)
+    containers = _containers(processor)
+    if _own_layout(processor, fmt, byte_order):
+        return containers[fmt][1](data, path)
+    words = binfmt.read_words(data, fmt, word_bits=processor.word_bits,
+                              byte_order=byte_order or processor.byte_order, source=path)
+    if fmt in binfmt.BYTE_ORDER_FORMATS and not byte_order and "raw" in containers:
+        # The bytes are in the ISA's own order, whichever that is: words read in any one order and
+        # written back in the same order are those bytes again.
+        raw = binfmt.write_words(words, "raw", word_bits=processor.word_bits, byte_order=processor.byte_order)
+        return containers["raw"][1](raw, path)
+    if "hex" in containers:
+        return containers["hex"][1](binfmt.write_words(words, "hex", word_bits=processor.word_bits), path)
+    return words
 
 
-def write_image(processor, words, fmt: str, byte_order: str | None, name: str) -> bytes:
+def write_image(processor, image, fmt: str, byte_order: str | None, name: str) -> bytes:
     _check_format(processor, fmt)
-    if fmt in _containers(processor):
-        return _containers(processor)[fmt][0](words)
-    return binfmt.write_words(words, fmt, word_bits=processor.word_bits,
-                              byte_order=byte_order or processor.byte_order, name=name)
+    if _own_layout(processor, fmt, byte_order):
+        return _containers(processor)[fmt][0](image)
+    words = getattr(image, "words", image)
+    byte_order = byte_order or getattr(image, "byte_order", None) or processor.byte_order
+    return binfmt.write_words(words, fmt, word_bits=processor.word_bits, byte_order=byte_order, name=name)
+
+
+def c_array_name(path: str) -> str:
+    """A C identifier from a file name: the part before its first dot (``vp_dots`` for
+    ``vp_dots.vp.txt``), other characters as ``_``, ``program`` when nothing is left."""
+    stem = re.sub(r"\W+", "_", Path(path).name.split(".", 1)[0], flags=re.ASCII).strip("_")
+    if not stem:
+        return "program"
+    return "program_" + stem if stem[0].isdigit() else stem
 
 
 def write_output(output: str | None, data: bytes) -> None:
@@ -127,14 +162,15 @@ def main() -> None:
 @click.argument("source")
 @click.option("-f", "--format", "fmt", default="hex", show_default=True, type=click.Choice(ALL_FORMATS),
               help="Output container (imem: THEIA's upstream Instructions.mem).")
-@click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex output.")
+@click.option("--byte-order", type=click.Choice(["big", "little"]), default=None,
+              help="For raw and ihex output (default: the processor's own; RSX: as in RSX memory).")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
 @force_option
 def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, output: str | None) -> None:
     """Assemble SOURCE into a program image."""
     processor = isas.get(machine, rev=rev)
     image = load_program(processor, source, "source")
-    write_output(output, write_image(processor, image, fmt, byte_order, Path(source).stem or "program"))
+    write_output(output, write_image(processor, image, fmt, byte_order, c_array_name(source)))
 
 
 @main.command(cls=ProcessorCommand)
@@ -143,7 +179,8 @@ def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, o
 @click.argument("binary")
 @click.option("-f", "--format", "fmt", default=None, type=click.Choice(ALL_FORMATS),
               help="Input container (default: from the file name and contents).")
-@click.option("--byte-order", type=click.Choice(["big", "little"]), default=None, help="For raw and ihex input.")
+@click.option("--byte-order", type=click.Choice(["big", "little"]), default=None,
+              help="For raw and ihex input (default: the processor's own; RSX: as in RSX memory).")
 @click.option("--addresses/--no-addresses", default=True, show_default=True,
               help="Show address and words in a comment after each instruction.")
 @click.option("--style", type=click.Choice(["rpcs3"]), default=None,

@@ -125,7 +125,7 @@ def test_decompile_writes_glsl_that_glslang_accepts(tmp_path):
 @pytest.mark.parametrize("arguments, message", [
     (("disasm", "-m", "rsx", GOLDEN / "asm" / "fp_kil.fpo.bin"), "use -m rsx-vp or -m rsx-fp"),
     (("disasm", "-m", "rsx-vp", GOLDEN / "real" / "gs_gcm_cube_0x38f80.fpo"), "not a vertex program"),
-    (("disasm", "-m", "rsx-fp", GOLDEN / "asm" / "fp_kil.fpo.bin", "-f", "ihex"), "not available for rsx-fp"),
+    (("disasm", "-m", "rsx-fp", GOLDEN / "asm" / "fp_kil.fpo.bin", "-f", "imem"), "not available for rsx-fp"),
     (("run", "-m", "rsx-fp", GOLDEN / "asm" / "fp_kil.fpo.bin", "--fullscreen", "0x4", "-o", "x.npy"),
      "--fullscreen needs WIDTHxHEIGHT"),
     (("run", "-m", "rsx-fp", GOLDEN / "asm" / "fp_kil.fpo.bin", "--input", "TEX7=1,2", "-o", "x.npy"),

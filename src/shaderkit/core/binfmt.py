@@ -5,10 +5,11 @@ any ISA: ``raw`` bytes, ``hex`` (one word per line), Verilog ``readmemh``, Intel
 HEX (``ihex``) and a C array (``c``). A program is a list of unsigned words of
 ``word_bits`` bits (8, 16, 32, 64 or 128).
 
-Byte order matters to the byte-level formats (raw and Intel HEX) and is one of
-``"big"``, ``"little"`` or ``"big-halfswap"``: big-endian with the two 16-bit
-halves of every 32-bit group swapped, as the PS3 RSX stores fragment programs;
-it needs ``word_bits`` to be a multiple of 32.
+Byte order matters to the byte-level formats (raw and Intel HEX, listed in
+``BYTE_ORDER_FORMATS``) and is one of ``"big"``, ``"little"`` or ``"big-halfswap"``:
+big-endian with the two 16-bit halves of every 32-bit group swapped, a layout some
+GPUs keep their microcode in; it needs ``word_bits`` to be a multiple of 32. The
+text formats hold words, so they read and write the same whatever the byte order.
 
 Conventions: text is UTF-8 bytes; words in text are upper case hex on write;
 Intel HEX addresses are byte addresses starting at 0; a 128-bit program in C is
@@ -28,6 +29,7 @@ from pathlib import PurePath
 from shaderkit.core.diagnostics import InputError
 
 FORMATS = ("raw", "hex", "readmemh", "ihex", "c")
+BYTE_ORDER_FORMATS = ("raw", "ihex")  # the formats that hold bytes, not words
 WORD_BITS = (8, 16, 32, 64, 128)
 # Address directives and Intel HEX offsets could otherwise ask for gigabytes.
 MAX_IMAGE_WORDS = 1 << 24

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shaderkit.core.binfmt import read_words, write_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx.container import (
     CgDirection,
@@ -23,8 +24,7 @@ from shaderkit.isa.rsx.container import (
     ProgramKind,
     VertexProgramHeader,
     read_container,
-    ucode_to_words,
-    words_to_ucode,
+    UCODE_BYTE_ORDER,
     write_container,
 )
 from conftest import golden_dir
@@ -79,7 +79,7 @@ def test_real_container_ucode_words_match_words_file(path):
     program = load(path)
     expected = read_words_file(path.with_name(path.name + ".words.txt"))
     assert list(program.words) == expected
-    assert words_to_ucode(expected, program.kind) == program.ucode
+    assert write_words(expected, "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[program.kind]) == program.ucode
 
 
 @pytest.mark.parametrize("path", REAL_CONTAINERS, ids=lambda path: path.name)
@@ -208,8 +208,8 @@ def test_bare_ucode_words_match_words_file(path):
     kind = ProgramKind.VERTEX if path.name.endswith(".vpo.bin") else ProgramKind.FRAGMENT
     ucode = path.read_bytes()
     expected = read_words_file(path.with_name(path.name.removesuffix(".bin") + ".words.txt"))
-    assert list(ucode_to_words(ucode, kind)) == expected
-    assert words_to_ucode(expected, kind) == ucode
+    assert read_words(ucode, "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind]) == expected
+    assert write_words(expected, "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind]) == ucode
 
 
 @pytest.mark.parametrize("path", ASM_UCODE, ids=lambda path: path.name)
@@ -220,9 +220,10 @@ def test_bare_ucode_is_not_taken_for_a_container(path):
 
 def test_fragment_word_order_example_from_spec():
     # spec/rsx.md 1: the float 0.5 in an FP literal slot is stored as bytes 00 00 3F 00.
-    assert ucode_to_words(bytes.fromhex("00003f00"), ProgramKind.FRAGMENT) == (0x3F000000,)
-    assert ucode_to_words(bytes.fromhex("00003f00"), ProgramKind.VERTEX) == (0x00003F00,)
-    assert words_to_ucode([0x3F000000], ProgramKind.FRAGMENT) == bytes.fromhex("00003f00")
+    fragment, vertex = UCODE_BYTE_ORDER[ProgramKind.FRAGMENT], UCODE_BYTE_ORDER[ProgramKind.VERTEX]
+    assert read_words(bytes.fromhex("00003f00"), "raw", word_bits=32, byte_order=fragment) == [0x3F000000]
+    assert read_words(bytes.fromhex("00003f00"), "raw", word_bits=32, byte_order=vertex) == [0x00003F00]
+    assert write_words([0x3F000000], "raw", word_bits=32, byte_order=fragment) == bytes.fromhex("00003f00")
 
 
 # --- malformed input -------------------------------------------------------------------------

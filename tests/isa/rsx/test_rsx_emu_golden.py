@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shaderkit.isa.rsx.container import ProgramKind, ucode_to_words
+from shaderkit.core.binfmt import read_words
+from shaderkit.isa.rsx.container import ProgramKind, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.fragment import (
     KILLED_SENTINEL,
     fragment_image,
@@ -36,7 +37,8 @@ TOLERANCES = {
 
 
 def render(name: str) -> np.ndarray:
-    words = ucode_to_words((GOLDEN / "asm" / f"{name}.fpo.bin").read_bytes(), ProgramKind.FRAGMENT)
+    words = read_words((GOLDEN / "asm" / f"{name}.fpo.bin").read_bytes(), "raw", word_bits=32,
+                       byte_order=UCODE_BYTE_ORDER[ProgramKind.FRAGMENT])
     program = decode_program(words, ProgramKind.FRAGMENT, name)
     result = run_fragment_program(program, fullscreen_inputs(SIZE, SIZE), grid=(SIZE, SIZE))
     return fragment_image(result, SIZE, SIZE)

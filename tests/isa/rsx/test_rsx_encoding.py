@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx import fields
-from shaderkit.isa.rsx.container import ProgramKind, read_container, ucode_to_words
+from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.instruction import (
     Instruction,
     decode_program,
@@ -33,7 +34,8 @@ def words_file(path: Path) -> tuple[int, ...]:
 def bare(name: str) -> tuple[tuple[int, ...], ProgramKind]:
     kind = ProgramKind.VERTEX if name.startswith("vp_") else ProgramKind.FRAGMENT
     suffix = ".vpo.bin" if kind is ProgramKind.VERTEX else ".fpo.bin"
-    return ucode_to_words((GOLDEN / "asm" / (name + suffix)).read_bytes(), kind), kind
+    data = (GOLDEN / "asm" / (name + suffix)).read_bytes()
+    return tuple(read_words(data, "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind])), kind
 
 
 @pytest.mark.parametrize("layout", [fields.VP, fields.FP], ids=["vp", "fp"])

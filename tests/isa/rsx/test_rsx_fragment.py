@@ -18,8 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import InputError
-from shaderkit.isa.rsx.container import ProgramKind, ucode_to_words
+from shaderkit.isa.rsx.container import ProgramKind, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.fragment import (
     FP_INPUTS,
     KILLED_SENTINEL,
@@ -170,7 +171,8 @@ def pack_half2x16(low: float, high: float) -> int:
 # --- the golden/rsx/asm programs ----------------------------------------------------------------
 
 def golden(name: str):
-    words = ucode_to_words((GOLDEN / "asm" / f"{name}.fpo.bin").read_bytes(), ProgramKind.FRAGMENT)
+    words = read_words((GOLDEN / "asm" / f"{name}.fpo.bin").read_bytes(), "raw", word_bits=32,
+                       byte_order=UCODE_BYTE_ORDER[ProgramKind.FRAGMENT])
     return decode_program(words, ProgramKind.FRAGMENT, name)
 
 

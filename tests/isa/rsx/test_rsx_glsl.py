@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx import fields as layout
-from shaderkit.isa.rsx.container import FragmentProgramHeader, ProgramKind, read_container, ucode_to_words
+from shaderkit.isa.rsx.container import FragmentProgramHeader, ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.glsl import decompile, float_literal
 from shaderkit.isa.rsx.glsl_vertex import output_varyings
 from shaderkit.isa.rsx.instruction import (
@@ -398,7 +399,8 @@ def golden_program(path: Path) -> tuple[Program, tuple | None, object | None]:
         header = container.program_header if container.kind is ProgramKind.FRAGMENT else None
         return decode_program(container.words, container.kind, path.name), container.parameters, header
     kind = ProgramKind.VERTEX if path.name.startswith("vp_") else ProgramKind.FRAGMENT
-    return decode_program(ucode_to_words(path.read_bytes(), kind), kind, path.name), None, None
+    words = read_words(path.read_bytes(), "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind])
+    return decode_program(words, kind, path.name), None, None
 
 
 def golden(name: str, **options) -> str:

@@ -11,11 +11,12 @@ import time
 import numpy as np
 import pytest
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import DiagnosticError, InputError
 from shaderkit.isa import get
 from shaderkit.isa.rsx.assembler import assemble
 from shaderkit.isa.rsx.budget import DEFAULT_WORK, BudgetExhausted, RunBudget
-from shaderkit.isa.rsx.container import ProgramKind, read_container, ucode_to_words
+from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.fragment import fullscreen_inputs, run_fragment_program
 from shaderkit.isa.rsx.image import read_hex
 from shaderkit.isa.rsx.instruction import decode_program
@@ -261,7 +262,8 @@ def test_runaway_fragment_program_in_the_pipeline_stops():
 def golden_programs():
     for path in sorted((GOLDEN / "asm").glob("*.bin")):
         kind = ProgramKind.VERTEX if path.name.startswith("vp") else ProgramKind.FRAGMENT
-        yield path.name, decode_program(ucode_to_words(path.read_bytes(), kind), kind, path.name)
+        words = read_words(path.read_bytes(), "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind])
+        yield path.name, decode_program(words, kind, path.name)
     for path in sorted((GOLDEN / "real").glob("*.?po")):
         container = read_container(path.read_bytes(), path.name)
         yield path.name, decode_program(container.words, container.kind, path.name)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shaderkit.isa.rsx.container import ProgramKind, read_container, ucode_to_words
+from shaderkit.core.binfmt import read_words
+from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.instruction import decode_program
 from shaderkit.isa.rsx.listing import listing
 from conftest import golden_dir
@@ -15,7 +16,8 @@ GOLDEN = golden_dir("rsx")
 def binary(name: str) -> str:
     kind = ProgramKind.VERTEX if name.startswith("vp") else ProgramKind.FRAGMENT
     path = GOLDEN / "asm" / name
-    return listing(decode_program(ucode_to_words(path.read_bytes(), kind), kind))
+    return listing(decode_program(read_words(path.read_bytes(), "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind]),
+                                  kind))
 
 
 def container(name: str) -> str:

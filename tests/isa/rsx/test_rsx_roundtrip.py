@@ -20,10 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.isa.rsx import fields as layout
 from shaderkit.isa.rsx.assembler import assemble
 from shaderkit.isa.rsx.container import (CgParameter, CgType, CgVariability, ProgramKind, read_container,
-                                         ucode_to_words)
+                                         UCODE_BYTE_ORDER)
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import Instruction, Program, decode_program, fragment_has_literal
 from shaderkit.isa.rsx.opcodes import FP
@@ -45,7 +46,8 @@ def kind_of(path: Path) -> ProgramKind:
 
 
 def binary_program(path: Path) -> Program:
-    return decode_program(ucode_to_words(path.read_bytes(), kind_of(path)), kind_of(path), path.name)
+    words = read_words(path.read_bytes(), "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind_of(path)])
+    return decode_program(words, kind_of(path), path.name)
 
 
 def test_the_corpora_are_all_here():
@@ -73,7 +75,8 @@ def test_real_containers_round_trip(path):
 def test_cgcomp_sources_assemble_to_their_binaries(path):
     binary = ASM / path.name.replace(".vp.txt", ".vpo.bin").replace(".fp.txt", ".fpo.bin")
     assembled = assemble(path.read_text(), path.name)
-    assert assembled.program.words() == ucode_to_words(binary.read_bytes(), kind_of(path))
+    stored = read_words(binary.read_bytes(), "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind_of(path)])
+    assert list(assembled.program.words()) == stored
     assert assembled.warnings == ()
 
 
@@ -135,7 +138,9 @@ def test_special_literal_values_read_back_bit_exactly():
 
 
 def test_slots_after_the_end_bit_read_back():
-    words = ucode_to_words((ASM / "vp_mvp_color.vpo.bin").read_bytes(), VERTEX) + (1, 2, 3, 0xFFFFFFFF)
+    stored = read_words((ASM / "vp_mvp_color.vpo.bin").read_bytes(), "raw", word_bits=32,
+                        byte_order=UCODE_BYTE_ORDER[VERTEX])
+    words = tuple(stored) + (1, 2, 3, 0xFFFFFFFF)
     program = decode_program(words, VERTEX)
     text = disassemble(program)
     assert text.rstrip().endswith("#! trailing 0x00000001 0x00000002 0x00000003 0xffffffff")

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import DiagnosticError
 from shaderkit.isa import get
 from shaderkit.isa.rsx.assembler import assemble
-from shaderkit.isa.rsx.container import ProgramKind, read_container, ucode_to_words
+from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import decode_program
 from shaderkit.isa.rsx.vertex import run_vertex_program
@@ -35,7 +36,8 @@ def errors(source: str) -> list[tuple[int, int, str]]:
 def golden_programs():
     for path in sorted((GOLDEN / "asm").glob("*.bin")):
         kind = ProgramKind.VERTEX if path.name.startswith("vp") else ProgramKind.FRAGMENT
-        yield path.name, decode_program(ucode_to_words(path.read_bytes(), kind), kind, path.name), None
+        words = read_words(path.read_bytes(), "raw", word_bits=32, byte_order=UCODE_BYTE_ORDER[kind])
+        yield path.name, decode_program(words, kind, path.name), None
     for path in sorted((GOLDEN / "real").glob("*.?po")):
         container = read_container(path.read_bytes(), path.name)
         yield path.name, decode_program(container.words, container.kind, path.name), container.parameters

@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx import semantics
-from shaderkit.isa.rsx.container import ProgramKind, ucode_to_words
+from shaderkit.isa.rsx.container import ProgramKind, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.instruction import CONDITION_NAMES, Instruction, Program, decode_program
 from shaderkit.isa.rsx.opcodes import VP_SCALAR, VP_VECTOR, by_name
 from shaderkit.isa.rsx.textures import Texture
@@ -107,7 +108,8 @@ def run(prog, attributes=ATTRIBUTES, constants=NO_CONSTANTS, **options) -> np.nd
 
 
 def golden(name: str) -> Program:
-    words = ucode_to_words((GOLDEN / "asm" / f"{name}.vpo.bin").read_bytes(), ProgramKind.VERTEX)
+    words = read_words((GOLDEN / "asm" / f"{name}.vpo.bin").read_bytes(), "raw", word_bits=32,
+                       byte_order=UCODE_BYTE_ORDER[ProgramKind.VERTEX])
     return decode_program(words, ProgramKind.VERTEX, name)
 
 

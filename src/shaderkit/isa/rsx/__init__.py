@@ -66,11 +66,13 @@ class Rsx:
 
     @staticmethod
     def _write_raw(image: images.RsxImage) -> bytes:
-        from .container import words_to_ucode
-        return words_to_ucode(image.words, image.kind)
+        return images.write_raw(image)
 
     def _read_bare(self, reader, data: bytes, path: str) -> images.RsxImage:
         _refuse_empty(data, path)
+        if data.lstrip().startswith(b"!!"):  # an assembly header, so a source given where ucode belongs
+            raise InputError(f"{path}: this is assembly text, not microcode; to disassemble a program, assemble "
+                             f"it first (shaderkit asm -m {self.name} {path} -f raw -o prog.bin)")
         if self.kind is None:
             raise InputError(f"{path}: bare microcode does not say what it holds; "
                              "use -m rsx-vp or -m rsx-fp (or give a .vpo/.fpo container)")
@@ -85,12 +87,10 @@ class Rsx:
         suffix = Path(path).suffix.lower()
         if suffix in (".vpo", ".fpo"):
             return suffix[1:]
-        if suffix in (".hex", ".words") or path.lower().endswith(".words.txt"):
-            return "hex"
-        return "raw"
+        return images.detect_bare_format(data, path)
 
     def load_file(self, path: str, kind: ProgramKind) -> images.RsxImage:
-        """Any program file of the given kind: assembly text, container, hex words or raw ucode."""
+        """Any program file of the given kind: assembly text, a container, or bare ucode in any format."""
         data = read_file_bytes(path)
         _refuse_empty(data, path)
         if data.lstrip().startswith(b"!!") or path.lower().endswith(SOURCE_SUFFIXES[:2]):
@@ -103,10 +103,8 @@ class Rsx:
             fmt = self.detect_format(data, path)
             if fmt in ("vpo", "fpo"):
                 image = images.read_container_image(data, path, kind)
-            elif fmt == "hex":
-                image = images.read_hex(data, kind, path)
             else:
-                image = images.read_raw(data, kind, path)
+                image = images.read_bare(data, fmt, kind, path)
         if image.kind is not kind:
             raise InputError(f"{path}: holds a {image.kind.value} program, not a {kind.value} program")
         return image

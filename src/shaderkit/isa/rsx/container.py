@@ -1,7 +1,7 @@
 """Sony CgBinaryProgram containers (``.vpo`` / ``.fpo``): reading, writing, ucode words.
 
-This module owns the container format of spec/rsx.md section 4.1 and the byte order of the
-microcode inside it (section 1). It does not decode instructions.
+This module owns the container format of spec/rsx.md section 4.1 and names the byte order of the
+microcode inside it (section 1, :data:`UCODE_BYTE_ORDER`). It does not decode instructions.
 
 Layout of a container (everything big-endian)::
 
@@ -31,8 +31,9 @@ from __future__ import annotations
 import enum
 import struct
 from dataclasses import dataclass, field
-from typing import Iterable, Union
+from typing import Union
 
+from shaderkit.core import binfmt
 from shaderkit.core.diagnostics import InputError
 
 BINARY_FORMAT_REVISION = 6
@@ -223,7 +224,8 @@ class CgProgram:
     @property
     def words(self) -> tuple[int, ...]:
         """The ucode as normalised 32-bit words (the form the ``*.words.txt`` files show)."""
-        return ucode_to_words(self.ucode, self.kind)
+        return tuple(binfmt.read_words(self.ucode, "raw", word_bits=UCODE_WORD_BITS,
+                                       byte_order=UCODE_BYTE_ORDER[self.kind], source="ucode"))
 
     def parameter(self, name: str) -> CgParameter:
         for parameter in self.parameters:
@@ -234,33 +236,13 @@ class CgProgram:
 
 # --- ucode byte order --------------------------------------------------------------------------
 
-
-def _swap_halves(word: int) -> int:
-    return ((word >> 16) | (word << 16)) & 0xFFFFFFFF
-
-
-def ucode_to_words(ucode: bytes, kind: ProgramKind) -> tuple[int, ...]:
-    """Stored ucode bytes -> normalised words: VP big-endian; FP big-endian with halves swapped.
-
-    Raises ValueError if the length is not a multiple of 4 (a container's ucode is checked by
-    :func:`read_container` before it gets here).
-    """
-    if len(ucode) % 4:
-        raise ValueError(f"ucode length {len(ucode)} is not a multiple of 4")
-    words = struct.unpack(f">{len(ucode) // 4}I", ucode)
-    if kind is ProgramKind.FRAGMENT:
-        return tuple(_swap_halves(word) for word in words)
-    return words
-
-
-def words_to_ucode(words: Iterable[int], kind: ProgramKind) -> bytes:
-    """Normalised words -> stored ucode bytes (inverse of :func:`ucode_to_words`)."""
-    words = list(words)
-    if any(not 0 <= word <= 0xFFFFFFFF for word in words):
-        raise ValueError("ucode words must be unsigned 32-bit values")
-    if kind is ProgramKind.FRAGMENT:
-        words = [_swap_halves(word) for word in words]
-    return struct.pack(f">{len(words)}I", *words)
+# A word of RSX microcode is the 32-bit value spec/rsx.md decodes (its bit 0 is bit 0 of the
+# spec's tables): four make an instruction slot. Stored, a VP word is big-endian and an FP word
+# (code or literal) big-endian with its two 16-bit halves swapped (section 1). These are the
+# names core.binfmt gives those layouts; every conversion between ucode bytes and words goes
+# through binfmt with them.
+UCODE_WORD_BITS = 32
+UCODE_BYTE_ORDER = {ProgramKind.VERTEX: "big", ProgramKind.FRAGMENT: "big-halfswap"}
 
 
 # --- reading -----------------------------------------------------------------------------------

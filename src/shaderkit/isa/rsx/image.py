@@ -2,13 +2,23 @@
 
 An :class:`RsxImage` is a decoded program plus what the ucode alone cannot say: the values of
 vertex constants (``#const`` lines, container default values), and the container's parameter
-table and sub-header when there is one. Formats:
+table and sub-header when there is one.
 
-* ``raw``: the ucode exactly as it sits in RSX memory (VP big-endian words, FP half-word
-  swapped; the ``asm/*.bin`` files of the corpus);
-* ``hex``: the normalised words as text, one 16-byte slot per line (``NNN: w0 w1 w2 w3``, the
-  ``*.words.txt`` layout); reading also accepts bare hex words;
+Bare microcode travels in core.binfmt's containers. A **word** there is one 32-bit ucode word
+as spec/rsx.md decodes it (the ``*.words.txt`` words; four per 16-byte slot, FP literal slots
+included), and the byte order is the one the ucode has in RSX memory: big-endian for a VP,
+big-endian with the 16-bit halves of each word swapped for an FP (``UCODE_BYTE_ORDER``). So:
+
+* ``raw``: the ucode exactly as it sits in RSX memory and in cgcomp's output (the ``asm/*.bin``
+  files of the corpus), and the ucode inside a ``.vpo``/``.fpo``;
+* ``ihex``: those same bytes in Intel HEX records;
+* ``readmemh`` and ``c``: the words (a C array of ``uint32_t``);
+* ``hex``: ours, not binfmt's: the words, one 16-byte slot per line (``NNN: w0 w1 w2 w3``, the
+  ``*.words.txt`` layout); reading also accepts binfmt's one word per line;
 * ``vpo`` / ``fpo``: Sony CgBinaryProgram containers (:mod:`.container`).
+
+An explicit byte order (``--byte-order big|little``) stores the words in that order instead, for
+either kind. Bare formats do not say which kind of program they hold; the caller does.
 
 Containers and text: a container's parameter table and sub-header are printed into the
 disassembly as significant comment lines (``#param`` and ``#header``), so a disassembled
@@ -25,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from shaderkit.core import binfmt
 from shaderkit.core.diagnostics import InputError
 
 from .container import (
@@ -38,9 +49,9 @@ from .container import (
     FragmentProgramHeader,
     ProgramKind,
     VertexProgramHeader,
+    UCODE_BYTE_ORDER,
+    UCODE_WORD_BITS,
     read_container,
-    ucode_to_words,
-    words_to_ucode,
     write_container,
 )
 from .instruction import VP_CONSTANTS, Program, decode_program
@@ -75,6 +86,11 @@ class RsxImage:
     @property
     def words(self) -> tuple[int, ...]:
         return self.program.words()
+
+    @property
+    def byte_order(self) -> str:
+        """How the words are stored in RSX memory (a core.binfmt byte order)."""
+        return UCODE_BYTE_ORDER[self.kind]
 
     def constant_memory(self) -> np.ndarray:
         """The (468, 4) float32 VP constant memory this image defines (zeros elsewhere)."""
@@ -332,7 +348,36 @@ def read_raw(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
     if len(data) % 16:
         raise InputError(f"{source}: {len(data)} bytes is not a whole number of 16-byte slots "
                          "(truncated ucode?)")
-    return image_from_words(ucode_to_words(data, kind), kind, source)
+    words = binfmt.read_words(data, "raw", word_bits=UCODE_WORD_BITS, byte_order=UCODE_BYTE_ORDER[kind],
+                              source=source)
+    return image_from_words(words, kind, source)
+
+
+def write_raw(image: RsxImage) -> bytes:
+    return binfmt.write_words(image.words, "raw", word_bits=UCODE_WORD_BITS, byte_order=image.byte_order)
+
+
+def read_bare(data: bytes, fmt: str, kind: ProgramKind, source: str) -> RsxImage:
+    """Bare ucode of ``kind`` in any of core.binfmt's formats (``hex`` in our layout)."""
+    if fmt == "hex":
+        return read_hex(data, kind, source)
+    if fmt == "raw":
+        return read_raw(data, kind, source)
+    words = binfmt.read_words(data, fmt, word_bits=UCODE_WORD_BITS, byte_order=UCODE_BYTE_ORDER[kind],
+                              source=source)
+    return image_from_words(words, kind, source)
+
+
+def detect_bare_format(data: bytes, path: str) -> str:
+    """core.binfmt's guess, except that text in our hex layout (which binfmt does not know, one
+    slot per line) is ``hex`` whatever the file is called."""
+    fmt = binfmt.detect_format(data, path)
+    if fmt == "raw":
+        try:
+            return "hex" if _hex_words(data, path) else fmt
+        except InputError:
+            pass
+    return fmt
 
 
 # A line is an optional "NNN:" and words separated by white space. The words are split off with
@@ -352,6 +397,10 @@ def _line_words(line: str) -> list[int] | None:
 
 
 def read_hex(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
+    return image_from_words(_hex_words(data, source), kind, source)
+
+
+def _hex_words(data: bytes, source: str) -> list[int]:
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
@@ -365,7 +414,7 @@ def read_hex(data: bytes, kind: ProgramKind, source: str) -> RsxImage:
         if line_words is None:
             raise InputError(f"{source}:{number}: expected hex words of at most 8 digits, optionally after 'NNN:'")
         words += line_words
-    return image_from_words(words, kind, source)
+    return words
 
 
 def write_hex(image: RsxImage) -> bytes:
@@ -387,7 +436,7 @@ def read_container_image(data: bytes, source: str, expected: ProgramKind | None 
 
 def build_container(image: RsxImage) -> CgProgram:
     """The container of an image: the one it was read from if its ucode is unchanged."""
-    ucode = words_to_ucode(image.words, image.kind)
+    ucode = write_raw(image)
     if image.container is not None and image.container.ucode == ucode:
         return image.container
     profile = CgProfile.SCE_VP_RSX if image.kind is ProgramKind.VERTEX else CgProfile.SCE_FP_RSX
