@@ -19,10 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .asm_hooks import (DirectiveCall, DirectiveHandler, MacroCall, MacroHandler, PassState, expansion_error,
+                        split_statements, substitute_aliases)
 from .diagnostics import Diagnostic, DiagnosticError, InputError, SourceError
 from .expr import evaluate
 from .fileio import read_file_bytes
-from .spec import Description, Instruction, ParseContext
+from .model import Description, Instruction, ParseContext
 
 MAX_INCLUDE_DEPTH = 16
 MAX_ERRORS = 100
@@ -107,12 +109,24 @@ def read_source_file(path: Path) -> str:
 
 
 class Assembler:
+    """The two-pass driver for one description; the keyword arguments are the ISA's hooks
+    (:mod:`.asm_hooks`): comment prefixes, whole-line aliases (TPP's ``##devMode##``), a
+    statement separator, its own directives and its macros."""
+
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
-                 line_aliases: Mapping[str, str] | None = None):
+                 line_aliases: Mapping[str, str] | None = None, statement_separator: str | None = None,
+                 directives: Mapping[str, DirectiveHandler] | None = None,
+                 macros: Mapping[str, MacroHandler] | None = None):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
         # Whole lines (compared after stripping) that stand for a directive line.
         self.line_aliases = dict(line_aliases or {})
+        self.statement_separator = statement_separator
+        self.directives = {self._key(name): handler for name, handler in (directives or {}).items()}
+        self.macros = {self._key(name): handler for name, handler in (macros or {}).items()}
+
+    def _key(self, word: str) -> str:
+        return word if self.description.case_sensitive else word.upper()
 
     def assemble(self, source: str, filename: str = "<input>", *, unlocked: Sequence[str] = (),
                  reader: SourceReader = read_source_file, origin: int = 0) -> Program:
@@ -222,6 +236,16 @@ class Assembler:
             program.definitions[name] = (line, column)
             context.symbols[name] = value
 
+        state = PassState()
+
+        def place(instruction: Instruction | None, statement: Statement, words: tuple[int, ...]) -> None:
+            nonlocal address
+            if instruction is not None:
+                program.instructions.append(_placed(instruction, address, words))
+                program.statements.append(statement)
+            statement.size = len(words)
+            address += len(words)
+
         for line in lines:
             body = self._strip_comment(line.text)
             alias = self.line_aliases.get(line.text.strip())
@@ -231,35 +255,68 @@ class Assembler:
             while (label := _LABEL.match(body, offset)) is not None:
                 define(label.group(1), address, line, label.start(1) + 1)
                 offset = label.end()
-            text = body[offset:]
-            if not text.strip():
-                continue
-            column = offset + len(text) - len(text.lstrip()) + 1
-            try:
-                if self._directive(text.strip(), column, line, context, unlocked, define):
+            for text, start in split_statements(body[offset:], self.statement_separator):
+                column = offset + start
+                try:
+                    if self._directive(text, column, line, context, unlocked, define):
+                        continue
+                    if self._isa_directive(text, column, line, address, final, state, define):
+                        continue
+                except SourceError as error:
+                    report(line, error.col, error.message, error.length)
                     continue
-            except SourceError as error:
-                report(line, error.col, error.message, error.length)
-                continue
-            statement = Statement(line, text.strip(), column, address)
-            try:
-                instruction = self.description.parse(statement.text, context)
-                words = self.description.encode(instruction)
-            except SourceError as error:
-                report(line, column + error.col - 1, error.message, error.length)
-                instruction = None
-                words = (0,) * self.description.words_per_instruction
-            except ValueError as error:  # a value the encoder refused although it fitted the field
-                report(line, column, str(error))
-                instruction = None
-                words = (0,) * self.description.words_per_instruction
-            if instruction is not None:
-                instruction = _placed(instruction, address, words)
-                program.instructions.append(instruction)
-                program.statements.append(statement)
-            statement.size = len(words)
-            address += len(words)
+                context.address = address
+                for expanded, from_macro in self._expansions(text, column, line, address, final, state, define,
+                                                              report):
+                    statement = Statement(line, expanded if from_macro else text, column, address)
+                    parsed, back = substitute_aliases(expanded, state.aliases)
+                    context.address = address
+                    try:
+                        instruction = self.description.parse(parsed, context)
+                        words = self.description.encode(instruction)
+                    except SourceError as error:
+                        if from_macro:
+                            report(line, column, expansion_error(text.split()[0], error), len(text.split()[0]))
+                        else:
+                            report(line, column + back(error.col) - 1, error.message, error.length)
+                        instruction, words = None, (0,) * self.description.words_per_instruction
+                    except ValueError as error:  # a value the encoder refused although it fitted the field
+                        report(line, column, str(error))
+                        instruction, words = None, (0,) * self.description.words_per_instruction
+                    place(instruction, statement, words)
         return program
+
+    def _isa_directive(self, text: str, column: int, line: SourceLine, address: int, final: bool,
+                       state: PassState, define: Callable[[str, int, SourceLine, int], None]) -> bool:
+        """Hand a directive of the ISA's to its handler; False if ``text`` is none."""
+        name, _, argument = text.partition(" ")
+        handler = self.directives.get(self._key(name))
+        if handler is None:
+            return False
+        argument_column = column + len(text) - len(argument.lstrip()) if argument.strip() else column
+        call = DirectiveCall(name, argument.strip(), address, final, state,
+                             lambda symbol, value: define(symbol, value, line, column))
+        try:
+            handler(call)
+        except SourceError as error:
+            raise SourceError(error.message, argument_column + error.col - 1, error.length) from None
+        return True
+
+    def _expansions(self, text: str, column: int, line: SourceLine, address: int, final: bool, state: PassState,
+                    define: Callable[[str, int, SourceLine, int], None], report) -> list[tuple[str, bool]]:
+        """The statements ``text`` stands for: itself, or a macro's expansion (flagged True)."""
+        name, _, argument = text.partition(" ")
+        handler = self.macros.get(self._key(name))
+        if handler is None:
+            return [(text, False)]
+        call = MacroCall(name, argument.strip(), address, final, state,
+                         lambda symbol, value: define(symbol, value, line, column))
+        try:
+            return [(expanded, True) for expanded in handler(call)]
+        except SourceError as error:
+            argument_column = column + len(text) - len(argument.lstrip()) if argument.strip() else column
+            report(line, argument_column + error.col - 1, error.message, error.length)
+            return []
 
     def _directive(self, text: str, column: int, line: SourceLine, context: ParseContext,
                    unlocked: set[str], define: Callable[[str, int, SourceLine, int], None]) -> bool:

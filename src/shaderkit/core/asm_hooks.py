@@ -1,0 +1,133 @@
+"""What an ISA may add to the assembler driver, and the text tools the driver uses for it.
+
+An :class:`~shaderkit.core.asm.Assembler` reads any described ISA. Assembly languages differ
+beyond their instructions, and these hooks carry the differences:
+
+* **several statements on a line**, cut at a ``statement_separator`` (``MOV R0, R1; ADD R2, R0,
+  R1;``) outside brackets — :func:`split_statements`;
+* **directives** of the ISA's own (``TEMP``, ``PARAM``, ``.align``): a handler receives a
+  :class:`DirectiveCall` and may define constants, declare **aliases** (a name that stands for
+  text, as ``TEMP color;`` names a register) and keep state across the pass;
+* **macros**: a mnemonic whose handler returns the statements it stands for (``SUB a, b, c`` →
+  ``ADD a, b, -c``), and which may create and place labels, so block keywords (``IF``/``ELSE``/
+  ``ENDIF``) resolve to offsets through the assembler's ordinary two passes.
+
+Errors a handler raises are :class:`~shaderkit.core.diagnostics.SourceError` with columns
+counted in the text it was given; the driver places them in the source line. An error inside a
+macro's expansion points at the macro statement and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .diagnostics import SourceError
+from .model.templates import split_operands
+
+__all__ = ["DirectiveCall", "MacroCall", "split_statements", "substitute_aliases"]
+
+
+@dataclass
+class PassState:
+    """What hooks share during one pass over the source: the aliases declared so far, a
+    free-form ``data`` dict for the ISA, and a counter for generated label names."""
+
+    aliases: dict[str, str] = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    generated: int = 0
+
+
+@dataclass
+class _Call:
+    name: str  # the directive or mnemonic, as written
+    argument: str  # the text after it
+    address: int  # where the next instruction goes
+    final: bool  # False in the first pass (labels are not all known)
+    state: PassState
+    _define: Callable[[str, int], None]
+
+    def define(self, name: str, value: int) -> None:
+        """Define a constant (or label) ``name`` = ``value``."""
+        self._define(name, value)
+
+    def alias(self, name: str, text: str) -> None:
+        """From here on, the word ``name`` in a statement stands for ``text``."""
+        self.state.aliases[name] = text
+
+    @property
+    def data(self) -> dict:
+        return self.state.data
+
+    @property
+    def operands(self) -> list[str]:
+        """The argument cut at commas outside brackets."""
+        return [text for text, _ in split_operands(self.argument, re.compile(r"\s*,\s*"))]
+
+
+class DirectiveCall(_Call):
+    """A directive statement handed to the ISA's handler (columns in ``argument`` count from 1)."""
+
+
+class MacroCall(_Call):
+    """A macro statement handed to the ISA's handler, which returns the statements it stands for."""
+
+    def unique_label(self, stem: str) -> str:
+        """A fresh label name, the same in both passes (names starting ``__`` are the
+        generator's: a source that uses them may collide)."""
+        self.state.generated += 1
+        return f"__{stem}{self.state.generated}"
+
+    def place(self, name: str) -> None:
+        """Define label ``name`` at the address of the next instruction."""
+        self._define(name, self.address)
+
+
+DirectiveHandler = Callable[[DirectiveCall], None]
+MacroHandler = Callable[[MacroCall], list[str]]
+
+
+def split_statements(text: str, separator: str | None) -> list[tuple[str, int]]:
+    """The statements of one line's code as (text, column); a trailing separator ends the last."""
+    if not separator:
+        return [(text.strip(), 1 + len(text) - len(text.lstrip()))] if text.strip() else []
+    pieces = split_operands(text, re.compile(re.escape(separator)))
+    return [(piece.strip(), column + len(piece) - len(piece.lstrip()))
+            for piece, column in pieces if piece.strip()]
+
+
+_WORD = re.compile(r"[A-Za-z_][\w]*")
+
+
+def substitute_aliases(text: str, aliases: dict[str, str]) -> tuple[str, Callable[[int], int]]:
+    """``text`` with every whole-word alias replaced, and a function from a column of the
+    result back to a column of ``text`` (inside a replacement: the alias's own column), so
+    errors still point at what the user wrote."""
+    if not aliases:
+        return text, lambda column: column
+    pieces: list[str] = []
+    origins: list[int] = []  # result position → original position
+    position = 0
+    for found in _WORD.finditer(text):
+        if found.group() not in aliases or (found.start() and text[found.start() - 1] in ".$[#"):
+            continue
+        pieces.append(text[position:found.start()])
+        origins.extend(range(position, found.start()))
+        replacement = aliases[found.group()]
+        pieces.append(replacement)
+        origins.extend([found.start()] * len(replacement))
+        position = found.end()
+    pieces.append(text[position:])
+    origins.extend(range(position, len(text) + 1))
+    result = "".join(pieces)
+
+    def original_column(column: int) -> int:
+        index = min(max(column - 1, 0), len(origins) - 1)
+        return origins[index] + 1
+
+    return result, original_column
+
+
+def expansion_error(mnemonic: str, error: SourceError) -> str:
+    return f"in the expansion of '{mnemonic}': {error.message}"

@@ -1,0 +1,80 @@
+"""The assembler driver's hooks on a toy ISA: statement separators, directives that declare
+aliases, macros that expand to instructions, and block macros that resolve to offsets through
+generated labels."""
+
+from __future__ import annotations
+
+import pytest
+
+from shaderkit.core.asm import Assembler
+from shaderkit.core.diagnostics import DiagnosticError, SourceError
+from shaderkit.core.model import CodeAddress, Description, Immediate, Operand, Registers, field, form
+
+REGISTERS = Registers({n: (f"R{n}",) for n in range(8)})
+TOY = Description(
+    "toy-hooks", word_bits=16, operand_separator=r"\s*,\s*",
+    fields={"op": field("15:12"), "a": field("11:9"), "b": field("8:6"), "c": field("5:3"), "target": field("8:0"),
+            "imm": field("8:0", signed=True)},
+    operands={"a": Operand("a", REGISTERS), "b": Operand("b", REGISTERS), "c": Operand("c", REGISTERS),
+              "target": Operand("target", CodeAddress()), "imm": Operand("imm", Immediate())},
+    forms=[form("ADD {a}, {b}, {c}", op=1), form("NEG {a}, {b}", op=2), form("JZ {a}, {target}", op=3),
+           form("JMP {target}", op=4), form("LDI {a}, {imm}", op=5)])
+
+
+def declare_temp(call):
+    for name in call.operands:
+        if not name.isidentifier():
+            raise SourceError(f"'{name}' is not a name", 1, len(call.argument))
+        call.alias(name, f"R{7 - len(call.data.setdefault('temps', [])) }")
+        call.data["temps"].append(name)
+
+
+def subtract(call):  # SUB a, b, c  →  NEG R7, c ; ADD a, b, R7
+    a, b, c = call.operands
+    return [f"NEG R7, {c}", f"ADD {a}, {b}, R7"]
+
+
+def if_zero(call):  # IFZ r … ENDIF: a block whose end is a generated label
+    end = call.unique_label("endif")
+    call.data.setdefault("blocks", []).append(end)
+    return [f"JZ {call.argument}, {end}"]
+
+
+def end_if(call):
+    call.place(call.data["blocks"].pop())
+    return []
+
+
+ASSEMBLER = Assembler(TOY, comment_prefixes=("#",), statement_separator=";",
+                      directives={"TEMP": declare_temp}, macros={"SUB": subtract, "IFZ": if_zero, "ENDIF": end_if})
+
+
+def words(source: str) -> list[int]:
+    return ASSEMBLER.assemble(source, "toy.s").words
+
+
+def test_statements_separated_on_one_line_are_placed_in_order():
+    assert words("ADD R1, R2, R3; NEG R4, R5;  LDI R0, 3;") == [0x1298, 0x2940, 0x5003]
+
+
+def test_a_directive_declares_aliases_used_by_later_statements():
+    assert words("TEMP x, y; ADD x, y, R1") == words("ADD R7, R6, R1")
+
+
+def test_a_macro_expands_to_several_instructions():
+    assert words("SUB R1, R2, R3") == words("NEG R7, R3\nADD R1, R2, R7")
+
+
+def test_block_macros_resolve_to_offsets_through_generated_labels():
+    program = words("IFZ R1\n  LDI R2, 1\n  IFZ R2\n    LDI R3, 2\n  ENDIF\n  LDI R5, 5\nENDIF\nLDI R4, 4")
+    # JZ R1 → 5 (after the outer ENDIF), JZ R2 → 4 (after the inner one).
+    assert program == [0x3205, 0x5401, 0x3404, 0x5602, 0x5a05, 0x5804]
+
+
+def test_errors_point_at_what_the_user_wrote():
+    with pytest.raises(DiagnosticError) as caught:
+        ASSEMBLER.assemble("TEMP x; ADD x, R9, R1\nSUB R1, R2, R8\nTEMP 1x", "toy.s")
+    found = [(d.line, d.col, d.message) for d in caught.value.diagnostics]
+    assert found[0][:2] == (1, 16) and "unknown register 'R9'" in found[0][2]
+    assert found[1][:2] == (2, 1) and found[1][2].startswith("in the expansion of 'SUB': unknown register 'R8'")
+    assert found[2] == (3, 6, "'1x' is not a name")
