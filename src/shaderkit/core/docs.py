@@ -4,7 +4,9 @@ This module owns the shape of a reference (:class:`Reference`: hand-written pros
 one generated :class:`InstructionEntry` per instruction), its Markdown rendering — the same
 text ``docs/<isa>.md`` holds and ``shaderkit doc`` prints — and the helpers an ISA uses to
 derive entries from what it already declares: the syntax and the bit diagram of a
-:class:`~shaderkit.core.spec.Form`, and the meaning from a semantics function's docstring.
+:class:`~shaderkit.core.spec.Form`. The meaning of an instruction comes from the ISA's semantics
+registry (:meth:`shaderkit.core.semantics.Semantics.meaning`: a function's docstring, or the
+sentence registered for what the machine carries out itself).
 
 It knows no ISA. Each ISA object offers ``documentation()`` returning a :class:`Reference`;
 :mod:`shaderkit.isa.docs` writes and checks the files of every registered processor.
@@ -12,9 +14,8 @@ It knows no ISA. Each ISA object offers ``documentation()`` returning a :class:`
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -141,11 +142,6 @@ def _table_cell(text: str) -> str:
 def prose(package: str, name: str = "reference.md") -> str:
     """A Markdown file shipped inside ``package`` (package data)."""
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
-
-
-def docstring(function: Callable | None) -> str:
-    """The cleaned docstring of a semantics function ('' when it has none)."""
-    return inspect.getdoc(function) or "" if function is not None else ""
 
 
 def form_syntax(form: Form) -> str:

@@ -2,10 +2,11 @@
 
 Everything per opcode is derived from the declarative description: the mnemonic, its NV
 spellings and the source slots it reads from :mod:`.opcodes`, the bits from the layouts of
-:mod:`.fields` (which also give the two field tables the prose includes), the meaning from
-the docstring of the ``i_<MNEMONIC>`` function in :mod:`.semantics`. Opcodes the shared
-arithmetic does not compute — flow control, texture fetches, KIL, ARL, the address stack —
-are carried out by the machines (:mod:`.vertex`, :mod:`.fragment`) and described here.
+:mod:`.fields` (which also give the two field tables the prose includes), the meaning from the
+semantics registry (:data:`.semantics.SEMANTICS`): the docstring of the opcode's function, or
+for what the machines (:mod:`.vertex`, :mod:`.fragment`) carry out themselves — flow control,
+texture fetches, KIL, ARL, the address stack — the sentence registered with it. How those
+opcodes read in assembly is written here.
 
 ``rsx``, ``rsx-vp`` and ``rsx-fp`` share one manual; ``rsx-vp`` looks mnemonics up among the
 vertex tables, ``rsx-fp`` among the fragment table.
@@ -16,65 +17,13 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from ...core.docs import InstructionEntry, Reference, docstring, prose
-from . import fields, semantics, syntax
+from ...core.docs import InstructionEntry, Reference, prose
+from . import fields, syntax
 from .container import ProgramKind
 from .opcodes import FP, VP_SCALAR, VP_VECTOR, Opcode
+from .semantics import FRAGMENT, SEMANTICS, VERTEX_SCALAR, VERTEX_VECTOR
 
-VERTEX_VECTOR = "vertex vector unit"
-VERTEX_SCALAR = "vertex scalar unit"
-FRAGMENT = "fragment"
 SCOPES = {None: (), ProgramKind.VERTEX: (VERTEX_VECTOR, VERTEX_SCALAR), ProgramKind.FRAGMENT: (FRAGMENT,)}
-
-# Meanings of the opcodes that have no function in semantics.py, by (group, name) or name.
-MEANINGS_OUTSIDE_SEMANTICS = {
-    "NOP": "Does nothing.",
-    "ARL": "Load an address register: A0 or A1 ← floor(a), per component, as integers. Relative "
-           "constant reads (`c[A0.x + 4]`) and register branches use it.",
-    (VERTEX_VECTOR, "TXL"): "Vertex texture fetch from `texture[n]` at coordinates a, level of detail from "
-                            "a.w.",
-    "BRA": "Branch through an address register: jump to the slot the register's component holds, in "
-           "the lanes whose condition passes.",
-    "BRI": "Branch to a label, in the lanes whose condition passes (written `BRA label`; the machine "
-           "keeps a program counter per lane, so lanes may diverge).",
-    (VERTEX_SCALAR, "CAL"): "Call through an address register: push the return slot and jump to the "
-                            "slot the register's component holds.",
-    "CLI": "Call the subroutine at a label (written `CAL label`), in the lanes whose condition passes; "
-           "`RET` comes back.",
-    (VERTEX_SCALAR, "RET"): "Return from a subroutine, in the lanes whose condition passes; outside a "
-                            "subroutine the lane's program ends.",
-    "BRB": "Branch to a label when bit `index` of the host's TRANSFORM_BRANCH_BITS equals `value`.",
-    "CLB": "Call the subroutine at a label when bit `index` of TRANSFORM_BRANCH_BITS equals `value`.",
-    "PSH": "Push the address register given as the operand on the call stack.",
-    "POP": "Pop the call stack into the address register.",
-    "KIL": "Discard the fragment when the condition passes in any component (no condition: always). "
-           "A discarded fragment writes neither colour nor depth.",
-    "TEX": "Sample `texture[n]` at coordinates a.xy (2D; bilinear or nearest, repeat, clamp or "
-           "mirror, as `run` is told). An unbound unit reads (0, 0, 0, 1).",
-    "TXP": "Sample `texture[n]` at a.xy / a.w (projective).",
-    "TXD": "Sample `texture[n]` at a with the explicit derivatives b and c (no mipmaps here, so "
-           "as TEX).",
-    "TXB": "Sample `texture[n]` at a.xy with the level-of-detail bias a.w (no mipmaps here, so as TEX).",
-    (FRAGMENT, "TXL"): "Sample `texture[n]` at a.xy at the level of detail a.w (no mipmaps here, so as TEX).",
-    "BEM": "Bump-environment-map transform (D3D heritage).",
-    "TEXBEM": "Bump-mapped texture fetch (D3D heritage).",
-    "TXPBEM": "Projective bump-mapped texture fetch (D3D heritage).",
-    "BEMLUM": "Bump-environment-map transform with luminance (D3D heritage).",
-    "TIMESWTEX": "Undocumented texture operation.",
-    "POW": "a.x raised to b.x. Assembly text `POW` is expanded as cgcomp does, to LG2, MUL and EX2.",
-    "FENCT": "Texture fence: orders texture fetches; no effect on values (the emulator runs it as NOP).",
-    "FENCB": "Fence: orders writes; no effect on values (compilers emit it; the emulator runs it as NOP).",
-    "BRK": "Leave the innermost LOOP or REP in the lanes whose condition passes.",
-    (FRAGMENT, "CAL"): "Call a subroutine (not used by Cg; decodes and prints).",
-    "IFE": "Start a conditional block (written `IF cond; … ELSE; … ENDIF;`): lanes whose condition "
-           "passes run the block up to ELSE, the others the ELSE part. ELSE and ENDIF take no slot; "
-           "the instruction holds their offsets.",
-    "LOOP": "Repeat the body up to ENDLOOP `count` times with the loop counter going `start`, "
-            "`start + increment`, …, which `f[TEX(i + n)]` indexing reads; `LOOP c[k]` takes count, "
-            "start and increment from the literal c[k].xyz.",
-    "REP": "Repeat the body up to ENDREP `count` times (`REP c[k]`: count = c[k].x).",
-    (FRAGMENT, "RET"): "End the program (outside a subroutine) in the lanes whose condition passes.",
-}
 
 # How the operands of the non-arithmetic opcodes read, by (group, name) or name.
 SPECIAL_SYNTAX = {
@@ -180,9 +129,7 @@ def _encoding(group: str, opcode: Opcode) -> str:
 
 
 def _meaning(group: str, opcode: Opcode) -> str:
-    meaning = (MEANINGS_OUTSIDE_SEMANTICS.get((group, opcode.name))
-               or MEANINGS_OUTSIDE_SEMANTICS.get(opcode.name)
-               or docstring(getattr(semantics, f"i_{opcode.name}", None)))
+    meaning = SEMANTICS.meaning(opcode.name, group)
     if opcode.scalar and group == FRAGMENT:
         meaning += "\n\nScalar: reads the x of its swizzled operand and writes the result to every masked component."
     if group == VERTEX_SCALAR and opcode.scalar:

@@ -2,12 +2,12 @@
 
 Execution model. :class:`FragmentMachine` turns a :class:`~shaderkit.isa.rsx.instruction.Program`
 into a list of *steps* once: each arithmetic instruction becomes a closure with its source readers,
-its :mod:`~shaderkit.isa.rsx.semantics` function, its output modifiers and its writer already
-bound; each flow construct becomes IF/ELSE/ENDIF or LOOP/ENDLOOP marker steps. Running is a loop
-over step indices, no decoding and no string work; each step costs the number of lanes from the
-run's :class:`~.budget.RunBudget` (lane-instructions, and by default wall time), so a program
-that never ends is stopped with a message naming it and its slot. A lane is one pixel; a
-register is a float32 ``(4, n)`` array (rows x, y, z, w).
+the function :data:`~shaderkit.isa.rsx.semantics.SEMANTICS` registers for its mnemonic, its output
+modifiers and its writer already bound; each flow construct becomes IF/ELSE/ENDIF or LOOP/ENDLOOP
+marker steps. Running is a loop over step indices, no decoding, look-up or string work; each step
+costs the number of lanes from the run's :class:`~.budget.RunBudget` (lane-instructions, and by
+default wall time), so a program that never ends is stopped with a message naming it and its slot.
+A lane is one pixel; a register is a float32 ``(4, n)`` array (rows x, y, z, w).
 
 Registers. Only the R registers a program touches are allocated, as one float32 array
 ``(k, 4, n)``. H registers are views of the same memory (section 3.1, :mod:`.halfs`): writing H
@@ -55,7 +55,7 @@ from shaderkit.render.raster import row_bands
 
 from . import halfs, semantics
 from .budget import RunBudget, as_budget
-from .semantics import condition_passes, mask_and, store
+from .semantics import FRAGMENT, SEMANTICS, condition_passes, mask_and, store
 from .container import ProgramKind
 from .instruction import (
     FP_INPUT_NAMES,
@@ -478,8 +478,9 @@ class FragmentMachine:
         shapes = _SOURCE_SHAPES.get(name, ("x" if view.opcode.scalar else "v") * len(view.opcode.sources))
         readers = [self._reader(view.sources[source_slot], shape, instruction)
                    for source_slot, shape in zip(view.opcode.sources, shapes)]
+        function = SEMANTICS.function(name, FRAGMENT)
         if name in ("DDX", "DDY"):
-            derivative = getattr(semantics, f"i_{name}")
+            derivative = function
             read = readers[0]
 
             def compute_derivative(state: _State) -> np.ndarray:
@@ -488,7 +489,7 @@ class FragmentMachine:
                                      "(run with grid=(height, width))")
                 return derivative(read(state), state.grid)
             return compute_derivative
-        return semantics.bind(getattr(semantics, f"i_{name}"), readers)
+        return semantics.bind(function, readers)
 
     def _texture_compute(self, instruction: Instruction, kind: str) -> Reader:
         view = instruction.view

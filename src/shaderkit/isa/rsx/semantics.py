@@ -1,4 +1,4 @@
-"""What every RSX arithmetic instruction computes: one function per mnemonic, on lane arrays.
+"""What every RSX instruction does: one function per arithmetic mnemonic, on lane arrays.
 
 A *vector* is a float32 array of shape ``(4, n)``: rows x, y, z, w, one column per lane (pixel or
 vertex). Arguments may also be ``(k, 1)`` columns (a constant broadcast over all lanes) or
@@ -16,6 +16,15 @@ NaN if either operand is NaN. Scalar ops (``i_RCP`` ...) take the one row they r
 row; the machine replicates it. Special values follow section 3.8: RCP(±0) = ±inf, RSQ ignores the
 sign, DIVSQ of a zero numerator is 0, EX2/LG2 are IEEE.
 
+``SEMANTICS`` (a :class:`~shaderkit.core.semantics.Semantics`) registers every mnemonic of the three
+opcode groups — the vertex vector unit, the vertex scalar unit and the fragment program
+(:data:`VERTEX_VECTOR`, :data:`VERTEX_SCALAR`, :data:`FRAGMENT`): the function that computes it, or,
+for what the machines carry out themselves (flow control, texture fetches, KIL, ARL's address
+write, no-ops, the opcodes the hardware does not implement), what it does. TXL, CAL and RET mean
+different things in the vertex and the fragment groups and are registered per group. The
+machines take their functions from it when they prepare a program; the reference manual reads
+every meaning from it.
+
 The module also owns what both machines share around the ops: condition-code tests, output
 modifiers (saturate, precision) and masked lane stores.
 
@@ -29,6 +38,8 @@ function on x, y, z (alpha stays linear). UP2/UP16 return (a, b, a, b) for the t
 from __future__ import annotations
 
 import numpy as np
+
+from ...core.semantics import HandledByMachine, Semantics
 
 F32 = np.float32
 ZERO = F32(0.0)
@@ -415,6 +426,140 @@ def i_UPG(a):
     """unpackUnorm4x8 of bits of a.x, x, y, z decoded from sRGB to linear."""
     unpacked = i_UPB(a)
     return np.concatenate((srgb_to_linear(unpacked[:3]), unpacked[3:]))
+
+
+# --- the registry -----------------------------------------------------------------------------
+
+# The opcode groups, one per table of .opcodes; the reference manual titles entries with them.
+VERTEX_VECTOR = "vertex vector unit"
+VERTEX_SCALAR = "vertex scalar unit"
+FRAGMENT = "fragment"
+
+SEMANTICS = Semantics("RSX", {
+    "NOP": HandledByMachine("Does nothing."),
+    "MOV": i_MOV,
+    "MUL": i_MUL,
+    "ADD": i_ADD,
+    "MAD": i_MAD,
+    "MIN": i_MIN,
+    "MAX": i_MAX,
+    "FRC": i_FRC,
+    "FLR": i_FLR,
+    "SSG": i_SSG,
+    "LRP": i_LRP,
+    "DP2": i_DP2,
+    "DP3": i_DP3,
+    "DP4": i_DP4,
+    "DPH": i_DPH,
+    "DP2A": i_DP2A,
+    "DST": i_DST,
+    "NRM": i_NRM,
+    "REFL": i_REFL,
+    "DIV": i_DIV,
+    "DIVSQ": i_DIVSQ,
+    "DDX": i_DDX,
+    "DDY": i_DDY,
+    "SLT": i_SLT,
+    "SGE": i_SGE,
+    "SLE": i_SLE,
+    "SGT": i_SGT,
+    "SNE": i_SNE,
+    "SEQ": i_SEQ,
+    "SFL": i_SFL,
+    "STR": i_STR,
+    "RCP": i_RCP,
+    "RCC": i_RCC,
+    "RSQ": i_RSQ,
+    "EX2": i_EX2,
+    "LG2": i_LG2,
+    "SIN": i_SIN,
+    "COS": i_COS,
+    "EXP": i_EXP,
+    "LOG": i_LOG,
+    "LIT": i_LIT,
+    "LIF": i_LIF,
+    "PK2": i_PK2,
+    "UP2": i_UP2,
+    "PK4": i_PK4,
+    "UP4": i_UP4,
+    "PKB": i_PKB,
+    "UPB": i_UPB,
+    "PK16": i_PK16,
+    "UP16": i_UP16,
+    "PKG": i_PKG,
+    "UPG": i_UPG,
+    # The vector unit computes ARL's value as a MOV; the machine floors it into A0/A1.
+    "ARL": HandledByMachine(
+        "Load an address register: A0 or A1 ← floor(a), per component, as integers. Relative "
+        "constant reads (`c[A0.x + 4]`) and register branches use it."),
+    "BRA": HandledByMachine(
+        "Branch through an address register: jump to the slot the register's component holds, in "
+        "the lanes whose condition passes."),
+    "BRI": HandledByMachine(
+        "Branch to a label, in the lanes whose condition passes (written `BRA label`; the machine "
+        "keeps a program counter per lane, so lanes may diverge)."),
+    "CLI": HandledByMachine(
+        "Call the subroutine at a label (written `CAL label`), in the lanes whose condition passes; "
+        "`RET` comes back."),
+    "BRB": HandledByMachine(
+        "Branch to a label when bit `index` of the host's TRANSFORM_BRANCH_BITS equals `value`."),
+    "CLB": HandledByMachine(
+        "Call the subroutine at a label when bit `index` of TRANSFORM_BRANCH_BITS equals `value`."),
+    "PSH": HandledByMachine("Push the address register given as the operand on the call stack."),
+    "POP": HandledByMachine("Pop the call stack into the address register."),
+    "KIL": HandledByMachine(
+        "Discard the fragment when the condition passes in any component (no condition: always). "
+        "A discarded fragment writes neither colour nor depth."),
+    "TEX": HandledByMachine(
+        "Sample `texture[n]` at coordinates a.xy (2D; bilinear or nearest, repeat, clamp or "
+        "mirror, as `run` is told). An unbound unit reads (0, 0, 0, 1)."),
+    "TXP": HandledByMachine("Sample `texture[n]` at a.xy / a.w (projective)."),
+    "TXD": HandledByMachine(
+        "Sample `texture[n]` at a with the explicit derivatives b and c (no mipmaps here, so "
+        "as TEX)."),
+    "TXB": HandledByMachine(
+        "Sample `texture[n]` at a.xy with the level-of-detail bias a.w (no mipmaps here, so as TEX)."),
+    "BEM": HandledByMachine("Bump-environment-map transform (D3D heritage)."),
+    "TEXBEM": HandledByMachine("Bump-mapped texture fetch (D3D heritage)."),
+    "TXPBEM": HandledByMachine("Projective bump-mapped texture fetch (D3D heritage)."),
+    "BEMLUM": HandledByMachine("Bump-environment-map transform with luminance (D3D heritage)."),
+    "TIMESWTEX": HandledByMachine("Undocumented texture operation."),
+    "POW": HandledByMachine(
+        "a.x raised to b.x. Assembly text `POW` is expanded as cgcomp does, to LG2, MUL and EX2."),
+    "FENCT": HandledByMachine(
+        "Texture fence: orders texture fetches; no effect on values (the emulator runs it as NOP)."),
+    "FENCB": HandledByMachine(
+        "Fence: orders writes; no effect on values (compilers emit it; the emulator runs it as NOP)."),
+    "BRK": HandledByMachine("Leave the innermost LOOP or REP in the lanes whose condition passes."),
+    "IFE": HandledByMachine(
+        "Start a conditional block (written `IF cond; … ELSE; … ENDIF;`): lanes whose condition "
+        "passes run the block up to ELSE, the others the ELSE part. ELSE and ENDIF take no slot; "
+        "the instruction holds their offsets."),
+    "LOOP": HandledByMachine(
+        "Repeat the body up to ENDLOOP `count` times with the loop counter going `start`, "
+        "`start + increment`, …, which `f[TEX(i + n)]` indexing reads; `LOOP c[k]` takes count, "
+        "start and increment from the literal c[k].xyz."),
+    "REP": HandledByMachine("Repeat the body up to ENDREP `count` times (`REP c[k]`: count = c[k].x)."),
+}, per_group={
+    VERTEX_VECTOR: {
+        "TXL": HandledByMachine(
+            "Vertex texture fetch from `texture[n]` at coordinates a, level of detail from a.w."),
+    },
+    VERTEX_SCALAR: {
+        "CAL": HandledByMachine(
+            "Call through an address register: push the return slot and jump to the slot the "
+            "register's component holds."),
+        "RET": HandledByMachine(
+            "Return from a subroutine, in the lanes whose condition passes; outside a subroutine the "
+            "lane's program ends."),
+    },
+    FRAGMENT: {
+        "TXL": HandledByMachine(
+            "Sample `texture[n]` at a.xy at the level of detail a.w (no mipmaps here, so as TEX)."),
+        "CAL": HandledByMachine("Call a subroutine (not used by Cg; decodes and prints)."),
+        "RET": HandledByMachine("End the program (outside a subroutine) in the lanes whose condition passes."),
+    },
+})
 
 
 # --- output modifiers -------------------------------------------------------------------------

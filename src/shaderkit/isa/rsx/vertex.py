@@ -1,13 +1,13 @@
 """The RSX vertex-program machine: a decoded VP run on many vertices at once (spec/rsx.md 2.1-2.10).
 
 Execution model. :class:`VertexMachine` prepares every instruction once into a :class:`_Step`:
-bound source readers, the :mod:`~shaderkit.isa.rsx.semantics` functions of its vector and scalar
-op, its writers and its flow action. A lane is one vertex. Each lane has its own program counter,
-like a SIMT core: while all lanes agree (the common case) an instruction runs on whole arrays;
-after a divergent branch the lowest program counter runs first, with a lane mask, until the lanes
-meet again (forward branches and loops reconverge alike). Every executed instruction counts once
-per vertex against a :class:`~.budget.RunBudget` (lane-instructions, and by default wall time),
-so a program that never ends raises :class:`InputError` naming it and its slot.
+bound source readers, the functions :data:`~shaderkit.isa.rsx.semantics.SEMANTICS` registers for
+its vector and scalar op, its writers and its flow action. A lane is one vertex. Each lane has its
+own program counter, like a SIMT core: while all lanes agree (the common case) an instruction runs
+on whole arrays; after a divergent branch the lowest program counter runs first, with a lane mask,
+until the lanes meet again (forward branches and loops reconverge alike). Every executed
+instruction counts once per vertex against a :class:`~.budget.RunBudget` (lane-instructions, and by
+default wall time), so a program that never ends raises :class:`InputError` naming it and its slot.
 
 State: temporaries R0..R31 (float32 ``(32, 4, n)``), address registers A0/A1 (int32), CC0/CC1,
 outputs o[0..15] (start at (0, 0, 0, 1)), a per-lane call stack four levels deep
@@ -53,7 +53,7 @@ from .container import ProgramKind
 from .fields import VP_NO_TEMP
 from .instruction import (VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES, Condition, Instruction, Program,
                           Source, VertexView, check_vertex_opcodes)
-from .semantics import condition_passes, mask_and, store
+from .semantics import SEMANTICS, VERTEX_SCALAR, VERTEX_VECTOR, condition_passes, mask_and, store
 from .textures import Texture, sample_lanes
 
 F32 = np.float32
@@ -322,14 +322,15 @@ class VertexMachine:
                 coordinates = read(state)
                 return sample_lanes(texture, coordinates[0], coordinates[1])
             return texture_lookup
-        function = semantics.i_MOV if name == "ARL" else getattr(semantics, f"i_{name}")
+        # ARL's value is its operand, as MOV gives it; the address writer floors it.
+        function = SEMANTICS.function("MOV" if name == "ARL" else name, VERTEX_VECTOR)
         return semantics.bind(function, readers)
 
     def _scalar_compute(self, view: VertexView, slot: int) -> Reader:
         name = view.scalar.name
         source = view.sources[2]
         lanes = tuple(source.swizzle) if name == "LIT" else (source.swizzle[0],)
-        return semantics.bind(getattr(semantics, f"i_{name}"), [self._reader(source, view, lanes, slot)])
+        return semantics.bind(SEMANTICS.function(name, VERTEX_SCALAR), [self._reader(source, view, lanes, slot)])
 
     # -- flow --
 

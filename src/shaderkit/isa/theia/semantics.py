@@ -1,4 +1,4 @@
-"""What every THEIA V1 ALU instruction computes: one function per mnemonic (``spec/theia.md`` §4).
+"""What every THEIA V1 instruction does: one function per mnemonic (``spec/theia.md`` §4).
 
 A *row* is a ``uint32`` array of shape ``(3, n)``: lanes X, Y, Z of one data row for
 ``n`` SIMT lanes (pixels). Every ``i_<MNEMONIC>(a, b)`` takes the two ALU operands as
@@ -6,14 +6,19 @@ rows — ``a`` = operand A (the row at S1; for type II instructions ``(IMM, 0, 0
 may be a read-only broadcast), ``b`` = operand B (the row at S2; for type II the old
 value of DST) — and returns the three result lanes written to DST as a new ``(3, n)``
 array that shares no memory with its inputs, so callers may store or mutate it freely.
+Each of the 18 compare-jumps has a function too, made by :func:`compare_jump`: it takes
+the same two rows and returns, per SIMT lane, whether the jump is taken.
 
-This module owns the tables the emulator dispatches on:
+``SEMANTICS`` (a :class:`~shaderkit.core.semantics.Semantics`) is the one table the
+emulator dispatches on and the reference manual reads meanings from. It registers every
+mnemonic: the function that computes it — RETURN included (its ``(IMM, IMM, IMM)`` is
+aimed at DST = 0, which the machine does not store) — or, for NOP, DEBUG_PRINT and JMP,
+which the machine carries out itself, what they do. Two name sets classify mnemonics:
 
-* ``OPERATIONS`` — every V1 instruction that produces a DST value, RETURN included
-  (its ``(IMM, IMM, IMM)`` is aimed at DST = 0, which the machine does not store);
-* ``COMPLETE_ISA_OPERATIONS`` — INTP, XCHANGEY, XCHANGEZ, RESCALE: V1 hangs on them
-  (``UNIMPLEMENTED_IN_V1``), so they run only when the user asks for the complete ISA;
-* ``JUMP_TESTS`` / :func:`jump_taken` — the 18 compare-jumps, which write nothing.
+* ``UNIMPLEMENTED_IN_V1`` — INTP, XCHANGEY, XCHANGEZ, RESCALE: V1 hangs on them, so they
+  run only when the user asks for the complete ISA;
+* ``JUMP_TESTS`` — the lane and test (:data:`JUMP_CONDITIONS`) of each compare-jump,
+  which writes nothing.
 
 The arithmetic itself (overflow behaviour included) lives in
 :mod:`shaderkit.isa.theia.fixedpoint`.
@@ -25,6 +30,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ...core.semantics import HandledByMachine, Semantics
 from . import fixedpoint
 from .fixedpoint import COMPARE_TESTS, ONE, SCALE
 
@@ -250,9 +256,45 @@ def i_RESCALE(a: Row, b: Row) -> Row:
     return a << np.uint32(SCALE)
 
 
-Operation = Callable[[Row, Row], Row]
+UNIMPLEMENTED_IN_V1 = frozenset({"INTP", "XCHANGEY", "XCHANGEZ", "RESCALE"})
 
-OPERATIONS: dict[str, Operation] = {
+# Mnemonics are J<test><lane>; the opcode's bits 4..3 select the lane, bits 2..0 the test.
+JUMP_TESTS: dict[str, tuple[int, str]] = {
+    f"J{test}{lane_name}": (lane, test) for lane, lane_name in enumerate("XYZ") for test in COMPARE_TESTS
+}
+
+# How each compare test decides, in the terms of spec §4.6 (signed order, magnitude equality).
+JUMP_CONDITIONS = {
+    "G": "A > B (signed)",
+    "L": "A ≤ B (signed; equality included, unlike the upstream manual's \"<\")",
+    "EQ": "|A| = |B| (magnitudes only: 5 equals −5)",
+    "NE": "|A| ≠ |B| (magnitudes only)",
+    "GE": "A > B or |A| = |B| (so −5 ≥ 5 holds)",
+    "LE": "A ≤ B or |A| = |B| (so 5 ≤ −5 holds)",
+}
+assert set(JUMP_CONDITIONS) == set(COMPARE_TESTS)
+
+
+def compare_jump(mnemonic: str) -> Callable[[Row, Row], np.ndarray]:
+    """The function of compare-jump ``mnemonic``: (A, B) → per SIMT lane, whether it jumps."""
+    lane, test = JUMP_TESTS[mnemonic]
+
+    def taken(a: Row, b: Row) -> np.ndarray:
+        return fixedpoint.compare(test, a[lane], b[lane])
+
+    taken.__name__ = f"jump_{mnemonic}"
+    taken.__doc__ = (f"Jump to `target` when, in lane {'XYZ'[lane]}, {JUMP_CONDITIONS[test]}, where A is "
+                     f"the row at s1 and B the row at s2. The other lanes are not compared.")
+    return taken
+
+
+SEMANTICS = Semantics("THEIA", {
+    "NOP": HandledByMachine("Does nothing. Upstream writes `NOP RT_FALSE` or `NOP RT_TRUE`; the value is ignored."),
+    "DEBUG_PRINT": HandledByMachine(
+        "Does nothing on the hardware (the upstream simulator printed its operands there)."),
+    "JMP": HandledByMachine(
+        "Jump to `target` unconditionally. Upstream writes `JMP LABEL VOID VOID`: the two extra "
+        "operands land in the S1 and S2 fields and are ignored."),
     "ADD": i_ADD,
     "SUB": i_SUB,
     "DIV": i_DIV,
@@ -279,24 +321,15 @@ OPERATIONS: dict[str, Operation] = {
     "SETY": i_SETY,
     "SETZ": i_SETZ,
     "SWIZZLE3D": i_SWIZZLE3D,
-}
-
-COMPLETE_ISA_OPERATIONS: dict[str, Operation] = {
+    # UNIMPLEMENTED_IN_V1: run only with --complete-isa.
     "INTP": i_INTP,
     "XCHANGEY": i_XCHANGEY,
     "XCHANGEZ": i_XCHANGEZ,
     "RESCALE": i_RESCALE,
-}
-
-UNIMPLEMENTED_IN_V1 = frozenset({"INTP", "XCHANGEY", "XCHANGEZ", "RESCALE"})
-
-# Mnemonics are J<test><lane>; the opcode's bits 4..3 select the lane, bits 2..0 the test.
-JUMP_TESTS: dict[str, tuple[int, str]] = {
-    f"J{test}{lane_name}": (lane, test) for lane, lane_name in enumerate("XYZ") for test in COMPARE_TESTS
-}
+    **{mnemonic: compare_jump(mnemonic) for mnemonic in JUMP_TESTS},
+})
 
 
 def jump_taken(mnemonic: str, a: Row, b: Row) -> np.ndarray:
     """Per SIMT lane, whether the compare-jump ``mnemonic`` jumps: bool array of shape (n,)."""
-    lane, test = JUMP_TESTS[mnemonic]
-    return fixedpoint.compare(test, a[lane], b[lane])
+    return SEMANTICS.function(mnemonic)(a, b)

@@ -7,8 +7,9 @@ whole rows; after a divergent jump the lowest program counter runs first (its la
 gathered by index) until the groups meet again, which reconverges forward branches and
 loops alike.
 
-Code is decoded once into :class:`Step` records (operand rows, the semantics function,
-the jump target), so the run loop does no decoding or string work. Instructions that
+Code is decoded once into :class:`Step` records (operand rows, the function
+:data:`.semantics.SEMANTICS` registers for the mnemonic, the jump target), so the run loop
+does no decoding, look-up or string work. Instructions that
 cannot run on V1 — undecodable words, the four unimplemented operations, data addresses
 beyond the register file — become *fault* steps that stop the run with a message naming
 the instruction and its address, only if a lane reaches them.
@@ -43,7 +44,7 @@ class Step:
     kind: int
     address: int
     text: str
-    operation: object = None      # semantics function (ALU) or jump mnemonic (JUMP)
+    operation: object = None      # semantics function (ALU, RETURN, JUMP) or fault message (FAULT)
     dst: int = 0
     s1: int = 0
     s2: int = 0
@@ -73,17 +74,17 @@ def prepare(description: Description, instruction: Instruction, address: int, co
         return Step(NOTHING, address, text)
     if mnemonic == "JMP":
         return Step(GOTO, address, text, target=values["target"])
-    if mnemonic in semantics.JUMP_TESTS:
-        return Step(JUMP, address, text, mnemonic, s1=s1, s2=s2, target=values["target"])
-    if mnemonic == "RETURN":
-        result = values["result"]
-        return Step(RETURN, address, text, semantics.i_RETURN, dst=result >> 32,
-                    immediate=_immediate_row(result & 0xFFFF_FFFF), returns_true=bool(result & 1),
-                    stores=_stores(result >> 32))
     if mnemonic in semantics.UNIMPLEMENTED_IN_V1 and not complete_isa:
         return Step(FAULT, address, text, f"{mnemonic} is not implemented in V1 (the ALU never completes "
                                           "it and the core hangs); --complete-isa runs it as the manual documents")
-    operation = semantics.OPERATIONS.get(mnemonic) or semantics.COMPLETE_ISA_OPERATIONS[mnemonic]
+    operation = semantics.SEMANTICS.function(mnemonic)
+    if mnemonic in semantics.JUMP_TESTS:
+        return Step(JUMP, address, text, operation, s1=s1, s2=s2, target=values["target"])
+    if mnemonic == "RETURN":
+        result = values["result"]
+        return Step(RETURN, address, text, operation, dst=result >> 32,
+                    immediate=_immediate_row(result & 0xFFFF_FFFF), returns_true=bool(result & 1),
+                    stores=_stores(result >> 32))
     immediate = values.get("imm", values.get("swizzle"))
     if immediate is not None:  # type II: A = (IMM, 0, 0), B = the old DST
         return Step(ALU, address, text, operation, dst=dst, s2=dst, immediate=_immediate_row(immediate),
@@ -218,7 +219,7 @@ class Core:
                         self.lanes.written.add(step.dst)
                 next_pc = pc + 1
             elif kind == JUMP:
-                taken = semantics.jump_taken(step.operation, _gather(rows[step.s1], lanes), _gather(rows[step.s2], lanes))
+                taken = step.operation(_gather(rows[step.s1], lanes), _gather(rows[step.s2], lanes))
                 if pcs is None and (taken.all() or not taken.any()):
                     next_pc = step.target if taken[0] else pc + 1
                 else:

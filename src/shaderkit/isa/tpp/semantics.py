@@ -1,4 +1,4 @@
-"""What every TPP instruction does: one function per mnemonic.
+"""What every TPP instruction does: one function per mnemonic, registered in ``SEMANTICS``.
 
 Each function takes the value of the register in bits 10–8 (``a``), the value of the
 register in bits 7–5 (``b``), the immediate in bits 7–2 (``imm``) and the live RX/RY,
@@ -7,8 +7,13 @@ table look-ups, so they work on whole lane arrays (the simple model) as well as 
 grids of every possible input, from which :func:`result_tables` builds the tables the
 compiled exact model looks up.
 
+``SEMANTICS`` (a :class:`~shaderkit.core.semantics.Semantics`) registers every mnemonic:
+the function that computes it, or, for NOP and OUT, which the machines carry out
+themselves, what they do. The reference manual reads each meaning from it.
+
 ``TARGET`` says where a mnemonic's result goes: the register in bits 10–8, the
-condition flag, the output register ODR, or nowhere.
+condition flag, the output register ODR, or nowhere; ``READS`` which register fields it
+reads.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from functools import cache
 
 import numpy as np
 
+from ...core.semantics import HandledByMachine, Semantics
 from .roms import rom_colour_table
 
 VALUE_MASK = 63  # registers are 6 bits wide; arithmetic wraps modulo 64
@@ -149,11 +155,44 @@ def rom_op(mnemonic: str):
     return i_ROM
 
 
-i_FH, i_HSD, i_TT, i_Credits, i_FlagP, i_ESE = (
-    rom_op(name) for name in ("FH", "HSD", "TT", "Credits", "FlagP", "ESE")
-)
-
 ROM_MNEMONICS = ("FH", "HSD", "TT", "Credits", "FlagP", "ESE")
+
+i_FH, i_HSD, i_TT, i_Credits, i_FlagP, i_ESE = (rom_op(name) for name in ROM_MNEMONICS)
+
+SEMANTICS = Semantics("TPP", {
+    "NOP": HandledByMachine(
+        "Does nothing. The upstream flasher pads unused slots with the word 0x0000, a NOP "
+        "with condition EQ, which is just as harmless."),
+    # OUT's source register depends on the revision, so the machines route it themselves.
+    "OUT": HandledByMachine(
+        "ODR ← rs: the colour the pins show from now until the next OUT (6 bits, RRGGBB).\n\n"
+        "Every program ends with the fixed `OUT R0` in slot 19; an OUT elsewhere changes the colour "
+        "in the middle of a 10-pixel span (and needs the exact model). Rev B outputs the register in "
+        "bits 7–5; rev A reads bits 10–8 instead. The assembler writes the register into bits 7–5 as "
+        "the upstream flasher does; `.word` with the register number in both fields works on both "
+        "revisions."),
+    "COMP": i_COMP,
+    "SET": i_SET,
+    "MOV": i_MOV,
+    "ADD": i_ADD,
+    "SUB": i_SUB,
+    "SL": i_SL,
+    "SR": i_SR,
+    "AND": i_AND,
+    "NAND": i_NAND,
+    "OR": i_OR,
+    "NOR": i_NOR,
+    "XOR": i_XOR,
+    "SIN": i_SIN,
+    "RAMP": i_RAMP,
+    "SAW": i_SAW,
+    "FH": i_FH,
+    "HSD": i_HSD,
+    "TT": i_TT,
+    "Credits": i_Credits,
+    "FlagP": i_FlagP,
+    "ESE": i_ESE,
+})
 
 TARGET: dict[str, Target] = {
     "NOP": Target.NOTHING,
@@ -164,7 +203,9 @@ TARGET: dict[str, Target] = {
         "SIN", "RAMP", "SAW", *ROM_MNEMONICS)},
 }
 
-FUNCTIONS = {name: globals()[f"i_{name}"] for name in TARGET if name not in ("NOP", "OUT")}
+# Mnemonic → function for every mnemonic that computes a value (all but NOP and OUT), as the
+# benchmark's naive interpreter (bench.py) looks them up per pixel.
+FUNCTIONS = SEMANTICS.functions()
 
 
 @cache
@@ -176,7 +217,7 @@ def result_tables() -> dict[str, np.ndarray]:
     """
     first, second = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
     tables = {}
-    for name, function in FUNCTIONS.items():
+    for name, function in SEMANTICS.functions().items():
         if name in ROM_MNEMONICS:
             table = function(0, 0, 0, rx=second, ry=first)
         elif name in ("SET", "SL", "SR"):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...render.images import palette_rgb6
 from .hardware import SlotOperation, slot_operations
-from .semantics import FUNCTIONS, Flag, Target, lfsr_step
+from .semantics import SEMANTICS, Flag, Target, lfsr_step
 
 BLOCK = 10
 COLUMNS, ROWS = 64, 48
@@ -56,7 +56,7 @@ def bind(operation: SlotOperation) -> Step | None:
     """The operation as a function of (registers, flag) updating them in place."""
     if operation.target in (Target.NOTHING, Target.OUTPUT):
         return None  # slot 19's OUT R0 is the frame's output; other OUTs are outside this model
-    function = FUNCTIONS[operation.mnemonic]
+    function = SEMANTICS.function(operation.mnemonic)
     a, b, imm, cond = operation.a, operation.b, operation.imm, operation.cond
     target_is_flag = operation.target == Target.FLAG
 
