@@ -66,6 +66,12 @@ def names(command: str | None = None) -> list[str]:
     return sorted(name for name, processor in REGISTRY.items() if command is None or processor.offers(command))
 
 
+def instruction_sets() -> list[str]:
+    """Registered names whose ISA object decodes bare instruction words (``decodes_words``);
+    a name that only reads self-describing files (a container of either program kind) is left out."""
+    return [name for name in names() if get(name).decodes_words]
+
+
 def option_owners(option: str) -> list[str]:
     """The processors that take a processor-specific option (empty: every processor takes it)."""
     return sorted(name for name, processor in REGISTRY.items() if option in processor.options)

@@ -4,7 +4,13 @@ Three processor names share this package:
 
 * ``rsx-vp`` and ``rsx-fp``: bare microcode of one kind (the bytes as they sit in RSX memory),
   or a container / assembly text of that kind;
-* ``rsx``: ``.vpo`` / ``.fpo`` containers and assembly text, which say what they hold.
+* ``rsx``: ``.vpo`` / ``.fpo`` containers and assembly text, which say what they hold. It decodes
+  no bare words (they do not say which kind they are), so its per-instruction face refuses.
+
+``rsx-vp`` and ``rsx-fp`` have the per-instruction face of every instruction set (``decode``,
+``encode``, ``format``, ``parse``), adapted in :mod:`.face`: a word is a normalised 32-bit word
+(FP halves already swapped back), an instruction 4 words, or 8 for a fragment instruction
+followed by its literal slot.
 
 Modules: :mod:`.fields` and :mod:`.opcodes` are the declarative description,
 :mod:`.instruction` the instruction values and their views, :mod:`.assembler` /
@@ -15,12 +21,14 @@ Modules: :mod:`.fields` and :mod:`.opcodes` are the declarative description,
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from shaderkit.core.diagnostics import InputError
 from shaderkit.core.fileio import read_file_bytes
 
+from . import face
 from . import image as images
 from .container import ProgramKind
 
@@ -33,6 +41,11 @@ SOURCE_SUFFIXES = (".vp", ".fp", ".txt", ".s", ".asm")
 class AssembledRsx:
     image: images.RsxImage
     warnings: tuple
+
+    @property
+    def words(self) -> tuple[int, ...]:
+        """The program's normalised words, literal slots and trailing slots included."""
+        return self.image.words
 
 
 def _refuse_empty(data: bytes, path: str) -> None:
@@ -109,6 +122,39 @@ class Rsx:
             raise InputError(f"{path}: holds a {image.kind.value} program, not a {kind.value} program")
         return image
 
+    # -- single instructions ---------------------------------------------------------------
+
+    permissions: frozenset[str] = frozenset()  # RSX text has no .allow directive
+
+    @property
+    def decodes_words(self) -> bool:
+        return self.kind is not None
+
+    @property
+    def max_instruction_words(self) -> int:
+        return face.max_length(self._word_kind())
+
+    def _word_kind(self) -> ProgramKind:
+        if self.kind is None:
+            raise InputError("rsx does not decode bare words (they do not say whether they are a vertex or a "
+                             "fragment program): use rsx-vp or rsx-fp")
+        return self.kind
+
+    def decode(self, words: Sequence[int], address: int = 0) -> face.RsxInstruction:
+        """The instruction at the start of normalised ``words``; ``address`` is its slot."""
+        return face.decode(self._word_kind(), words, address)
+
+    def encode(self, instruction: face.RsxInstruction) -> tuple[int, ...]:
+        self._word_kind()
+        return face.encode(instruction)
+
+    def format(self, instruction: face.RsxInstruction) -> str:
+        self._word_kind()
+        return face.format_instruction(instruction)
+
+    def parse(self, text: str, *, allow: Iterable[str] = ()) -> face.RsxInstruction:
+        return face.parse(self._word_kind(), text)
+
     # -- text ------------------------------------------------------------------------------
 
     def assemble(self, source: str, filename: str = "<input>", kind: ProgramKind | None = None) -> AssembledRsx:
@@ -126,7 +172,16 @@ class Rsx:
         image = images.RsxImage(program, constants, parameters, header)
         return AssembledRsx(image, tuple(assembled.warnings))
 
-    def disassemble(self, image: images.RsxImage, *, addresses: bool = True, style: str = "nv") -> str:
+    def _image(self, program: images.RsxImage | Sequence[int]) -> images.RsxImage:
+        """An image as it is, or one made of normalised words of this object's kind."""
+        if isinstance(program, images.RsxImage):
+            return program
+        return images.image_from_words(program, self._word_kind(), "words")
+
+    def disassemble(self, image: images.RsxImage | Sequence[int], *, addresses: bool = True,
+                    style: str = "nv") -> str:
+        """Form A text of an image (or of normalised words) that assembles back to it."""
+        image = self._image(image)
         if style == "rpcs3":
             from .listing import listing
             return listing(image.program, image.parameters)
@@ -150,6 +205,16 @@ class Rsx:
         return decompile(image.program, image.parameters, header=header)
 
     # -- running ---------------------------------------------------------------------------
+
+    def machine(self, image: images.RsxImage | Sequence[int]):
+        """The emulator prepared for a program (image or normalised words): a VertexMachine or a
+        FragmentMachine, whose ``run`` takes the inputs of every vertex or pixel as lanes."""
+        program = self._image(image).program
+        if program.kind is ProgramKind.VERTEX:
+            from .vertex import VertexMachine
+            return VertexMachine(program)
+        from .fragment import FragmentMachine
+        return FragmentMachine(program)
 
     def run_command(self, program, output, options, **callbacks) -> str | None:
         from .command import run_command

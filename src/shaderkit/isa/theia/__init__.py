@@ -31,7 +31,7 @@ from ...core.asm import Assembler, Program
 from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, foreign_words, jump_labels, listing, plausibility_warnings
-from ...core.spec import Instruction, ParseContext, split_operands, split_statement
+from ...core.spec import Instruction, split_operands, split_statement
 from . import image as images
 from .registers import (DATA_ROWS, ENTRY_LABEL_PREFIX, ENTRY_TABLE_SIZE, RAM_BIT, ROUTINES,
                         UPSTREAM_ENTRY_ADDRESSES, USER_CODE_START)
@@ -64,9 +64,6 @@ class Theia(DescribedIsa):
         self.assembler = Assembler(self.description, comment_prefixes=("//", ";"))
 
     # -- the generic face -----------------------------------------------------------------
-
-    def parse(self, text: str) -> Instruction:
-        return self.description.parse(text, ParseContext())
 
     def assemble(self, source: str, filename: str = "<input>", reader=None, origin: int = USER_CODE_START) -> TheiaProgram:
         """Assemble a user program placed after the entry table (``origin`` 0x800B)."""

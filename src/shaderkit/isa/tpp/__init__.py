@@ -25,7 +25,7 @@ Choices where the spec leaves room (documented in the README too):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...core.asm import Assembler, Program
@@ -71,8 +71,10 @@ class TinyPixelProcessor(DescribedIsa):
 
     # -- the generic face -----------------------------------------------------------------
 
-    def parse(self, text: str, *, special_writes: bool = False) -> Instruction:
-        return self.description.parse(text, ParseContext(unlocked={SPECIAL_WRITES} if special_writes else set()))
+    def parse(self, text: str, *, special_writes: bool = False, allow: Iterable[str] = ()) -> Instruction:
+        """One statement; ``special_writes`` (or ``allow`` naming it) permits RX/RY/RT/RR destinations."""
+        unlocked = set(allow) | ({SPECIAL_WRITES} if special_writes else set())
+        return self.description.parse(text, ParseContext(unlocked=unlocked))
 
     def assemble(self, source: str, filename: str = "<input>", reader=None) -> TppProgram:
         kwargs = {"reader": reader} if reader else {}
