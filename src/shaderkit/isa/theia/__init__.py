@@ -144,7 +144,10 @@ class Theia(DescribedIsa):
                     named[address] = f"{ENTRY_LABEL_PREFIX}{routine}"
                 else:
                     header.append(f"{ENTRY_LABEL_PREFIX}{routine} = 0x{address:04x}")
-        labels = jump_labels(self.description, instructions, named)
+        # Labels only where the listed addresses are the ones the assembler gives the code (after
+        # an entry table): code listed from 0x8000 lands 11 words later when assembled, so there a
+        # label would move every jump and its targets keep their numbers instead.
+        labels = jump_labels(self.description, instructions, named) if entries is not None else {}
         # No ':' in the comment: upstream theia_compile would take the line for a label.
         body = listing(self.description, instructions, addresses=addresses, labels=labels,
                        address_style="@{address} {words}")
