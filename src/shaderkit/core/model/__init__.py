@@ -20,12 +20,13 @@ from .fields import Field, field, in_word
 from .instruction import DATA, Form, Instruction, data_item, form
 from .kinds import Choice, CodeAddress, Immediate, OperandKind, ParseContext, Registers, suggest_for_undefined
 from .operands import Binding, Case, Flags, Operand, Reading, SubTable, case, flags
-from .policies import AS_DATA, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, rank_runs
-from .templates import split_operands, split_statement
+from .policies import AS_DATA, FEWEST_LOST, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, rank_runs
+from .templates import compile_expression, split_operands, split_statement
 
 __all__ = [
-    "AS_DATA", "Annotate", "AsData", "Binding", "Case", "Choice", "CodeAddress", "DATA", "Description", "FIRST_MATCH",
+    "AS_DATA", "Annotate", "AsData", "Binding", "Case", "Choice", "CodeAddress", "DATA", "Description", "FEWEST_LOST",
+    "FIRST_MATCH",
     "Field", "Flags", "Form", "Immediate", "Instruction", "MOST_SPECIFIC", "Operand", "OperandKind", "ParseContext",
     "Reading", "Registers", "SubTable", "case", "data_item", "field", "flags", "form", "in_word", "rank_runs",
-    "split_operands", "split_statement", "suggest_for_undefined",
+    "compile_expression", "split_operands", "split_statement", "suggest_for_undefined",
 ]

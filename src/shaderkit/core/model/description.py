@@ -12,6 +12,12 @@ way it reads in assembly (``form("ADD{cond} {rd} {rs}", op=3)``). From that it d
 * the **printer** — the template filled in from the bits;
 * the **parser** (:mod:`.parser`) — text → form + fields, from the same template.
 
+A form may issue several operations at once (a vector and a scalar unit sharing one
+instruction): with ``issue_separator`` (``"+"``) its template is the operations' templates
+joined by it (``"MUL {vdst}, {s0}, {s1} + RCP {sdst}, {s2}"``); each operation has its own
+mnemonic and operands, and a placeholder used by two operations (a shared source) must read
+the same in both.
+
 Instructions of several words are handled as one integer: with
 ``first_word_most_significant`` the first word holds the high bits (TPP, THEIA); otherwise
 word k holds bits ``k·word_bits`` and up, so a field keeps its place whatever the
@@ -23,15 +29,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import reduce
+from functools import lru_cache, reduce
 
 from ..bits import BitField, combine_words, split_words
 from .fields import Field, as_field
 from .instruction import DATA, Form, Instruction, data_item, named_forms
 from .operands import Binding, Operand, Reading
 from .parser import StatementParser
-from .policies import AS_DATA, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, Bundler
-from .templates import Token, compile_predicate, parse_template
+from .policies import AS_DATA, FEWEST_LOST, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, Bundler
+from .templates import Slot, Template, Token, compile_expression, compile_predicate, parse_template, split_operands
 
 __all__ = ["Description"]
 
@@ -41,9 +47,20 @@ class CompiledForm:
     form: Form
     mask: int
     match: int
-    template: object  # templates.Template, parsed with the description's separator
+    template: Template  # the first (usually only) operation, parsed with the description's separator
     predicates: dict  # conditional slot name → predicate on raw fields
     length: int
+    parts: tuple[Template, ...] = ()  # every operation of a co-issued form, in text order
+    implied: tuple = ()  # (field name, expression on raw fields)
+    extra_words: object = None  # expression on raw fields
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        return tuple(slot for part in self.parts for slot in part.slots)
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        return tuple(token for part in self.parts for token in part.tokens)
 
 
 class Description(StatementParser):
@@ -61,7 +78,9 @@ class Description(StatementParser):
     * ``missing_operands`` (``"error"`` or ``"zero"``: missing operands read as 0) and
       ``extra_operands`` (``"error"`` or ``"ignore"``) — the operand-count policy of the
       upstream assembler the ISA follows;
-    * ``order`` — :data:`~.policies.MOST_SPECIFIC` or :data:`~.policies.FIRST_MATCH`;
+    * ``order`` — :data:`~.policies.MOST_SPECIFIC`, :data:`~.policies.FIRST_MATCH` or
+      :data:`~.policies.FEWEST_LOST`;
+    * ``issue_separator`` — the text joining co-issued operations of one form (module docstring);
     * ``unknown_bits`` — :data:`~.policies.AS_DATA` or :class:`~.policies.Annotate`;
     * ``bundles`` — how an instruction stream groups into bundles (:func:`~.policies.rank_runs`);
     * ``max_length`` — the longest instruction in words, when cases add words.
@@ -76,7 +95,8 @@ class Description(StatementParser):
                  describe_unknown: Callable[[int], str] | None = None,
                  annotate: Callable[[Instruction, int], str] | None = None,
                  order: str = MOST_SPECIFIC, unknown_bits: AsData | Annotate = AS_DATA,
-                 bundles: Bundler | None = None, max_length: int | None = None):
+                 bundles: Bundler | None = None, max_length: int | None = None,
+                 issue_separator: str | None = None):
         self.name = name
         self.word_bits = word_bits
         self.words_per_instruction = words_per_instruction
@@ -89,6 +109,8 @@ class Description(StatementParser):
         self.operands = dict(operands)
         self.forms = named_forms(forms)
         self.operand_separator = re.compile(operand_separator)
+        self.issue_separator = issue_separator
+        self._issue_pattern = re.compile(r"\s*" + re.escape(issue_separator) + r"\s*") if issue_separator else None
         self.case_sensitive = case_sensitive
         if missing_operands not in ("error", "zero") or extra_operands not in ("error", "ignore"):
             raise ValueError(f"{name}: unknown operand-count policy")
@@ -98,7 +120,7 @@ class Description(StatementParser):
         self.describe_unknown = describe_unknown or (lambda value: "unknown instruction")
         # A remark about a cleanly decoded instruction (e.g. a variant that executes it differently).
         self.annotate = annotate or (lambda instruction, value: "")
-        if order not in (MOST_SPECIFIC, FIRST_MATCH):
+        if order not in (MOST_SPECIFIC, FIRST_MATCH, FEWEST_LOST):
             raise ValueError(f"{name}: unknown match order {order!r}")
         self.order = order
         self.unknown_bits = unknown_bits
@@ -119,14 +141,27 @@ class Description(StatementParser):
             declared_field = self.fields[field_name]
             mask |= declared_field.mask
             match = declared_field.write(match, value)
-        template = parse_template(declared.template, self.operand_separator)
+        parts = tuple(parse_template(text, self.operand_separator) for text, _ in self.operations(declared.template))
         predicates = {}
-        for slot in template.slots:
+        known = set(self.fields)
+        for slot in (slot for part in parts for slot in part.slots):
             if slot.name not in self.operands:
                 raise ValueError(f"{self.name}: {declared.template!r} names no operand {slot.name!r}")
             if slot.conditional:
-                predicates[slot.name] = compile_predicate(slot.condition_text, set(self.fields))
-        return CompiledForm(declared, mask, match, template, predicates, declared.length or self.words_per_instruction)
+                predicates[slot.name] = compile_predicate(slot.condition_text, known)
+        for name in (*(name for name, _ in declared.implied), *declared.carries):
+            if name not in self.fields:
+                raise ValueError(f"{self.name}: {declared.template!r} implies or carries no field {name!r}")
+        implied = tuple((name, _expression(expression, known)) for name, expression in declared.implied)
+        return CompiledForm(declared, mask, match, parts[0], predicates, declared.length or self.words_per_instruction,
+                            parts, implied, _expression(declared.extra_words, known))
+
+    def operations(self, text: str) -> list[tuple[str, int]]:
+        """(operation text, column) pairs of a statement or template: one unless the
+        description co-issues operations (brackets and placeholders never split)."""
+        if self._issue_pattern is None:
+            return [(text, 1)]
+        return split_operands(text, self._issue_pattern, protect_placeholders=True) or [(text, 1)]
 
     def _check_unambiguous(self) -> None:
         seen: dict[tuple[int, int], str] = {}
@@ -155,7 +190,9 @@ class Description(StatementParser):
         form whose sub-tables pick cases, the fields of every case count as read)."""
         compiled = next(c for c in self._compiled if c.form.template == template)
         used = compiled.mask | compiled.form.ignore
-        for slot in compiled.template.slots:
+        for field_name in (*(name for name, _ in compiled.implied), *compiled.form.carries):
+            used |= self.fields[field_name].mask
+        for slot in compiled.slots:
             for field_name in self.operands[slot.name].fields_set(self):
                 used |= self.fields[field_name].mask
         return ((1 << (self.word_bits * compiled.length)) - 1) & ~used
@@ -168,33 +205,74 @@ class Description(StatementParser):
     def _words(self, value: int, count: int) -> tuple[int, ...]:
         return split_words(value, count, self.word_bits, self.first_word_most_significant)
 
-    def decode(self, words: Sequence[int], address: int = 0) -> Instruction:
+    def decode(self, words: Sequence[int], address: int = 0, labels: Mapping[int, str] | None = None,
+               names: Mapping[str, Mapping[int, str]] | None = None) -> Instruction:
         """The instruction at the start of ``words`` (``.length`` says how many it takes);
-        never raises for in-range words."""
+        never raises for in-range words. ``labels`` and ``names`` are the ones it will be
+        printed with (a jump target without a label may print as a stand-in)."""
         base = self.words_per_instruction
         available = tuple(words[:self.max_length])
         if len(available) < base:
             return data_item(available, address, f"truncated: {base} words needed")
         value = self._value(available if self.max_length > base else available[:base])
+        best = None
         for compiled in self._buckets.get(value & self._common_mask, ()):
             if value & compiled.mask != compiled.match:
                 continue
-            return self._decoded(compiled, value, address, available)
+            found = self._decoded(compiled, value, address, available, labels, names)
+            if self.order != FEWEST_LOST:
+                return self._kept(*found)
+            lost = self._cost(found[1])
+            if best is None or lost < best[0]:
+                best = (lost, found)
+            if lost == 0:
+                break
+        if best is not None:
+            return self._kept(*best[1])
         return data_item(available[:base], address, self.describe_unknown(self._value(available[:base])))
 
-    def _decoded(self, compiled: CompiledForm, value: int, address: int, available: tuple[int, ...]) -> Instruction:
-        reading = Reading(self, value, address)
+    def _decoded(self, compiled: CompiledForm, value: int, address: int, available: tuple[int, ...],
+                 labels=None, names=None) -> tuple[Instruction, int, int, str]:
+        """The instruction of ``compiled``'s form at ``value``, the bits its text loses, the
+        value and a remark (or a data item and 0 when the words are too few)."""
+        reading = Reading(self, value, address, labels, names)
         self.claim(compiled, reading)
-        length = compiled.length + reading.extra_words
+        length = compiled.length + reading.extra_words + compiled.extra_words(_Fields(self, value))
         if len(available) < length:
-            return data_item(available, address, f"truncated: {compiled.form.mnemonic} needs {length} words")
+            return data_item(available, address, f"truncated: {compiled.form.mnemonic} needs {length} words"), 0, 0, ""
         taken = available[:length]
         value &= (1 << (self.word_bits * length)) - 1
+        reading.original &= (1 << (self.word_bits * length)) - 1
         instruction = self._instance(compiled, reading, address, taken, length)
+        shown = self._with_implied(compiled, reading)
         used = compiled.mask | compiled.form.ignore | reduce(
-            lambda bits_used, name: bits_used | self.fields[name].mask, reading.used, 0)
-        stray = value & ~used & ((1 << (self.word_bits * length)) - 1)
-        remark = self.annotate(instruction, value)
+            lambda bits_used, name: bits_used | self.fields[name].mask,
+            (*reading.used, *(name for name, _ in compiled.implied), *compiled.form.carries), 0)
+        whole = (1 << (self.word_bits * length)) - 1
+        stray = (value & ~used | (value ^ shown) & used) & whole
+        return instruction, stray, value, self.annotate(instruction, value)
+
+    def _cost(self, lost: int) -> int:
+        """How much a text loses: the reporting fields it touches (see Annotate), else bits."""
+        reported = getattr(self.unknown_bits, "fields", ())
+        if reported:
+            return sum(1 for name in reported if lost & self.fields[name].mask)
+        return bin(lost).count("1")
+
+    def _with_implied(self, compiled: CompiledForm, reading: Reading) -> int:
+        """What the text of a decoded instruction stands for: its shown value with every
+        implied field its operands did not read set to the value its form implies."""
+        shown = reading.value
+        for field_name, expression in compiled.implied:
+            if field_name not in reading.used and field_name not in compiled.form.carries:
+                shown = self.fields[field_name].write(shown, expression(_Fields(self, shown)))
+        return shown
+
+    def _kept(self, instruction: Instruction, stray: int, value: int, remark: str) -> Instruction:
+        """``instruction`` as the unknown-bit policy keeps it."""
+        if instruction.is_data:
+            return instruction
+        address, taken = instruction.address, instruction.words
         if stray and isinstance(self.unknown_bits, AsData):
             note = f"= {self.format(instruction)}, unused bits set (0x{stray:x})"
             return data_item(taken, address, f"{note}; {remark}" if remark else note)
@@ -207,10 +285,11 @@ class Description(StatementParser):
         """The instruction as ``reading`` (already rendered) found it: the fields it claims —
         fixed ones and those its rendering read — in declaration order, so a parsed and a
         decoded instruction of the same meaning compare equal."""
-        values = tuple((slot.name, value) for slot in compiled.template.slots
-                       if (value := self.operands[slot.name].value(reading)) is not None)
-        claimed = {field_name for field_name, _ in compiled.form.fixed} | reading.used
-        raw = tuple((field_name, declared.read(reading.value))
+        values = tuple(dict.fromkeys((slot.name, value) for slot in compiled.slots
+                                     if (value := self.operands[slot.name].value(reading)) is not None))
+        claimed = ({field_name for field_name, _ in compiled.form.fixed} | reading.used
+                   | {field_name for field_name, _ in compiled.implied} | set(compiled.form.carries))
+        raw = tuple((field_name, declared.read(reading.original))
                     for field_name, declared in self.fields.items() if field_name in claimed)
         return Instruction(compiled.form.mnemonic, raw, compiled.form, compiled.form.name, address, words,
                            values=values, length=length)
@@ -228,19 +307,25 @@ class Description(StatementParser):
 
     # -- print --------------------------------------------------------------------------
 
-    def format(self, instruction: Instruction, labels: Mapping[int, str] | None = None) -> str:
-        """Assembly text; jump targets found in ``labels`` (address → name) print as names."""
+    def format(self, instruction: Instruction, labels: Mapping[int, str] | None = None,
+               names: Mapping[str, Mapping[int, str]] | None = None) -> str:
+        """Assembly text; jump targets found in ``labels`` (address → name) print as names, and
+        so do values of other operands found in ``names`` (field → value → name)."""
         if instruction.is_data:
             hex_digits = (self.word_bits + 3) // 4
             return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
         compiled = self.compiled(instruction.declaration)
         value = self._value(self.encode(instruction))
-        return self.render(compiled, Reading(self, value, instruction.address, labels))
+        return self.render(compiled, Reading(self, value, instruction.address, labels, names))
 
     def render(self, compiled: CompiledForm, reading: Reading) -> str:
         """The text of an instruction of ``compiled``'s form with the bits ``reading`` holds."""
+        texts = [self._render_part(compiled, part, reading) for part in compiled.parts]
+        return f" {self.issue_separator} ".join(texts) if self.issue_separator else texts[0]
+
+    def _render_part(self, compiled: CompiledForm, part: Template, reading: Reading) -> str:
         printed: list[tuple[Token, str]] = []
-        for token in compiled.template.tokens:
+        for token in part.tokens:
             condition = token.conditional
             if condition is not None and not compiled.predicates[condition.name](reading):
                 continue
@@ -258,7 +343,7 @@ class Description(StatementParser):
     def claim(self, compiled: CompiledForm, reading: Reading) -> None:
         """What :meth:`render` reads, without building the text: the fields the instruction
         claims (``reading.used``) and the words its cases add (``reading.extra_words``)."""
-        for token in compiled.template.tokens:
+        for token in compiled.tokens:
             condition = token.conditional
             if condition is not None and not compiled.predicates[condition.name](reading):
                 continue
@@ -284,3 +369,30 @@ class Description(StatementParser):
     def group(self, instructions: Sequence[Instruction]) -> list[list[Instruction]]:
         """The bundles of an instruction stream (each instruction alone without a bundle rule)."""
         return self.bundles(instructions) if self.bundles else [[instruction] for instruction in instructions]
+
+
+@lru_cache(maxsize=None)
+def _cached_expression(expression: str | int, known: frozenset[str]):
+    return compile_expression(expression, set(known))
+
+
+def _expression(expression: str | int, known: set[str]):
+    # Generated tables repeat the same few implied values across hundreds of forms.
+    return _cached_expression(expression, frozenset(known))
+
+
+class _Fields(Mapping):
+    """The raw fields of an instruction value, as implied-value expressions read them."""
+
+    def __init__(self, description: Description, value: int):
+        self._description = description
+        self._value = value
+
+    def __getitem__(self, name: str) -> int:
+        return self._description.fields[name].read(self._value)
+
+    def __iter__(self):
+        return iter(self._description.fields)
+
+    def __len__(self) -> int:
+        return len(self._description.fields)

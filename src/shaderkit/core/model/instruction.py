@@ -29,6 +29,17 @@ class Form:
     ``name`` (default: the mnemonic, or the template where several forms share a mnemonic)
     is what instructions report as their ``form``; ``length`` is its size in words (default:
     the description's); ``ignore`` marks bits it does not read but that are no error when set.
+
+    Fields its text does not show may still have a definite value:
+
+    * ``implied`` — (field, expression) pairs: the value the assembler writes when the text
+      sets no such field, computed from the other raw fields in order (``"0x7fc if 4 <= input
+      <= 13 else 0"``, or a number). A decoded instruction whose field differs reports the
+      differing bits as bits its text loses (the description's unknown-bit policy).
+    * ``carries`` — fields the instruction holds that no text shows and no rule derives: a
+      driver sets them from the program around it (an end-of-program bit, block offsets).
+    * ``extra_words`` — an expression of the raw fields: words the instruction takes beyond
+      ``length`` (a literal slot that follows whenever some source reads a constant).
     """
 
     template: str
@@ -36,6 +47,9 @@ class Form:
     name: str = ""
     length: int | None = None
     ignore: int = 0
+    implied: tuple[tuple[str, str | int], ...] = ()
+    carries: tuple[str, ...] = ()
+    extra_words: str | int = 0
 
     @cached_property
     def parsed(self) -> Template:
@@ -62,8 +76,11 @@ class Form:
         return words[skip] if len(words) > skip else ""
 
 
-def form(template: str, *, name: str = "", length: int | None = None, ignore: int = 0, **fixed: int) -> Form:
-    return Form(template, tuple(fixed.items()), name, length, ignore)
+def form(template: str, *, name: str = "", length: int | None = None, ignore: int = 0,
+         implied: Mapping[str, str | int] | None = None, carries: Sequence[str] = (),
+         extra_words: str | int = 0, **fixed: int) -> Form:
+    return Form(template, tuple(fixed.items()), name, length, ignore, tuple((implied or {}).items()),
+                tuple(carries), extra_words)
 
 
 def named_forms(forms: Sequence[Form]) -> list[Form]:

@@ -27,8 +27,11 @@ class ParseContext:
     """What a parser may consult: symbols, unlocked permissions, the pass, and the address."""
 
     def __init__(self, symbols: Mapping[str, int] | None = None, unlocked: set[str] | None = None,
-                 final: bool = True, address: int = 0):
+                 final: bool = True, address: int = 0,
+                 value_names: Mapping[str, Mapping[str, int]] | None = None):
         self.symbols = dict(symbols or {})
+        # Names of operand values other than labels, by field: {"literal": {"c[0]": bits}}.
+        self.value_names = {name: dict(values) for name, values in (value_names or {}).items()}
         self.unlocked = set(unlocked or ())
         # In the first pass of a two-pass assembly, symbols defined later read as 0.
         self.final = final
@@ -49,6 +52,10 @@ class OperandKind:
 
     def format(self, value: int) -> str:
         raise NotImplementedError
+
+    def can_format(self, value: int) -> bool:
+        """Whether :meth:`format` can write ``value`` (else an operand shows its stand-in)."""
+        return True
 
     def pattern(self) -> str:
         """Regular expression for this operand inside a token (used for mnemonic suffixes)."""
@@ -117,6 +124,9 @@ class Registers(OperandKind):
             return self.unnamed.format(value)
         return self.names[value][0]
 
+    def can_format(self, value: int) -> bool:
+        return value in self.names or (self.unnamed is not None and self.unnamed.can_format(value))
+
     def pattern(self) -> str:
         return "|".join(re.escape(name) for names in self.names.values() for name in names)
 
@@ -148,7 +158,13 @@ class Immediate(OperandKind):
 
 @dataclass(frozen=True)
 class CodeAddress(Immediate):
-    """A jump target: an expression (usually a label) that listings print as a label."""
+    """A jump target: an expression (usually a label) that listings print as a label.
+
+    With ``labels_only``, a target that the printer's label table lacks (one outside the
+    program) is not printed as a number: its operand shows its stand-in instead.
+    """
+
+    labels_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,6 +188,9 @@ class Choice(OperandKind):
 
     def format(self, value: int) -> str:
         return self.names[value]
+
+    def can_format(self, value: int) -> bool:
+        return value in self.names
 
     def pattern(self) -> str:
         # Longest first so that a suffix never stops at a shorter prefix of another.

@@ -31,13 +31,22 @@ __all__ = ["Binding", "Operand", "SubTable", "Case", "case", "Flags", "Reading"]
 
 class Reading:
     """One instruction being decoded or printed: its value, its address, label names for
-    code addresses, and the fields read so far (the bits the instruction claims)."""
+    code addresses, names for other operand values (field → value → name), and the fields
+    read so far (the bits the instruction claims).
 
-    def __init__(self, description, value: int, address: int = 0, labels: Mapping[int, str] | None = None):
+    ``original`` is the instruction's value; ``value`` is what its text stands for: where an
+    operand cannot show its field's value it shows a stand-in, written into ``value``
+    (:meth:`substitute`), so what is read afterwards agrees with the text.
+    """
+
+    def __init__(self, description, value: int, address: int = 0, labels: Mapping[int, str] | None = None,
+                 names: Mapping[str, Mapping[int, str]] | None = None):
         self.description = description
+        self.original = value
         self.value = value
         self.address = address
         self.labels = labels
+        self.names = names or {}
         self.used: set[str] = set()
         self.extra_words = 0
 
@@ -48,6 +57,10 @@ class Reading:
     def number(self, name: str) -> int:
         """The field's value as its transform reads it (signed, scaled, PC-relative)."""
         return self.description.fields[name].value(self.raw(name), self.address)
+
+    def substitute(self, name: str, raw: int) -> None:
+        """Show ``raw`` in field ``name`` instead of its value (a stand-in the text can carry)."""
+        self.value = self.description.fields[name].write(self.value, raw)
 
     def __getitem__(self, name: str) -> int:  # predicates read raw fields through this
         return self.raw(name)
@@ -92,7 +105,14 @@ class Binding:
 
 @dataclass(frozen=True)
 class Operand(Binding):
-    """A field read through a kind; ``allowed`` limits values unless ``unlock`` is granted."""
+    """A field read through a kind; ``allowed`` limits values unless ``unlock`` is granted.
+
+    ``stand_in`` (a raw value) is what the operand shows when its kind cannot write the
+    field's value (a register number beyond the documented file, a jump target with no
+    label): the text stays valid and the bits it loses are reported (see :class:`Reading`).
+    Values named in the reading's ``names`` for this field print as that name, and the
+    parser reads the name back from :attr:`ParseContext.value_names`.
+    """
 
     field: str
     kind: OperandKind
@@ -100,6 +120,7 @@ class Operand(Binding):
     unlock: str | None = None
     refusal: str = "value not allowed here"
     title: str = ""  # how messages name it ("condition"); the placeholder name by default
+    stand_in: int | None = None
 
     def fields_set(self, description) -> tuple[str, ...]:
         return (self.field,)
@@ -107,13 +128,37 @@ class Operand(Binding):
     def value(self, reading: Reading) -> int:
         return reading.number(self.field)
 
-    def render(self, reading: Reading) -> str:
+    def _shown(self, reading: Reading) -> int:
+        """The number the text shows (the stand-in, substituted, when the value cannot be)."""
         number = reading.number(self.field)
+        if self.stand_in is not None and not self._printable(number, reading):
+            reading.substitute(self.field, self.stand_in)
+            number = reading.number(self.field)
+        return number
+
+    def _printable(self, number: int, reading: Reading) -> bool:
+        if number in reading.names.get(self.field, {}):
+            return True
+        if isinstance(self.kind, CodeAddress) and reading.labels is not None:
+            return number in reading.labels or not self.kind.labels_only
+        return self.kind.can_format(number)
+
+    def render(self, reading: Reading) -> str:
+        number = self._shown(reading)
+        named = reading.names.get(self.field, {})
+        if number in named:
+            return named[number]
         if reading.labels and isinstance(self.kind, CodeAddress) and number in reading.labels:
             return reading.labels[number]
         return self.kind.format(number)
 
+    def claim(self, reading: Reading) -> None:
+        self._shown(reading)
+
     def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        named = context.value_names.get(self.field, {})
+        if text.strip() in named:
+            return {self.field: named[text.strip()]}
         number = self.kind.parse(text, context)
         if (context.final and self.allowed is not None and number not in self.allowed
                 and self.unlock not in context.unlocked):
@@ -157,11 +202,14 @@ class SubTable(Binding):
     ``order`` is how a decoded operand picks its case: ``"specific"`` (the case fixing the
     most bits among those that match) or ``"first"`` (the first that matches, in table order).
     Parsing tries the cases in table order; the first that reads the text wins.
+    ``stand_in`` (field → raw value) is substituted when no case matches (a register type
+    the text has no spelling for), so the operand still prints, as the case it then matches.
     """
 
     cases: tuple[Case, ...]
     title: str = ""
     order: str = "specific"
+    stand_in: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self):
         if self.order not in ("specific", "first"):
@@ -180,9 +228,17 @@ class SubTable(Binding):
         if self.order == "specific":
             fields = reading.description.fields
             rows.sort(key=lambda row: -sum(fields[name].width for name, _ in row.fixed))
-        for row in rows:
-            if all(reading.raw(name) == value for name, value in row.fixed):
-                return row
+        fields = reading.description.fields
+        for attempt in range(2):
+            for row in rows:
+                # Only the chosen case claims its fields: probing the others reads no bits.
+                if all(fields[name].read(reading.value) == value for name, value in row.fixed):
+                    reading.used.update(name for name, _ in row.fixed)
+                    return row
+            if not self.stand_in or attempt:
+                break
+            for name, value in self.stand_in:
+                reading.substitute(name, value)
         raise ValueError(f"no case of {self.title or 'a sub-table'} matches")  # tables must be total
 
     def render(self, reading: Reading) -> str:

@@ -32,6 +32,7 @@ class StatementParser:
     """The parsing half of :class:`~.description.Description` (it relies on its attributes)."""
 
     def __init__(self):
+        self._part_regexes: dict[int, re.Pattern[str]] = {}
         self._max_prefixes = max((len(c.template.prefixes) for c in self._compiled), default=0)
         flags = 0 if self.case_sensitive else re.IGNORECASE
         self._head_regex = {id(c): re.compile(self.token_pattern(c.template.head, named=True) + r"\Z", flags)
@@ -84,6 +85,9 @@ class StatementParser:
             raise SourceError("expected an instruction", 1)
         if tokens[0][0] == DATA:
             return self._parse_data(tokens[1:], context)
+        operations = self.operations(text)
+        if len(operations) > 1:
+            return self._parse_co_issued(operations, context)
         candidates = []
         for prefix_count in range(self._max_prefixes + 1):
             cut = split_statement(text, self.operand_separator, prefix_count + 1)
@@ -91,7 +95,7 @@ class StatementParser:
                 break
             head = cut[prefix_count][0]
             for compiled in self._compiled:
-                if len(compiled.template.prefixes) >= prefix_count:
+                if len(compiled.parts) == 1 and len(compiled.template.prefixes) >= prefix_count:
                     match = self._head_regex[id(compiled)].match(head)
                     if match:
                         candidates.append((compiled, match, cut, prefix_count))
@@ -100,10 +104,51 @@ class StatementParser:
         first_error: SourceError | None = None
         for compiled, match, cut, prefix_count in candidates:
             try:
-                return self._parse_with(compiled, match, cut, prefix_count, context)
+                return self._parse_with(compiled, [(compiled.template, match, cut, prefix_count)], context)
             except SourceError as error:
                 first_error = first_error or error
         raise first_error
+
+    def _parse_co_issued(self, operations: list[tuple[str, int]], context: ParseContext) -> Instruction:
+        """A statement of several operations joined by the issue separator: the forms with as
+        many operations whose mnemonics all match are tried in order."""
+        cuts = []
+        for text, column in operations:
+            cut = [(token, token_column + column - 1) for token, token_column in split_statement(text, self.operand_separator)]
+            if not cut:
+                raise SourceError(f"an empty operation around '{self.issue_separator}'", column)
+            cuts.append(cut)
+        first_error: SourceError | None = None
+        tried = False
+        for compiled in self._compiled:
+            if len(compiled.parts) != len(cuts):
+                continue
+            heads = []
+            for part, cut in zip(compiled.parts, cuts):
+                match = self._part_regex(part).match(cut[0][0])
+                if match is None or part.prefixes:
+                    break
+                heads.append((part, match, cut, 0))
+            else:
+                tried = True
+                try:
+                    return self._parse_with(compiled, heads, context)
+                except SourceError as error:
+                    first_error = first_error or error
+        if tried:
+            raise first_error
+        for cut in cuts:  # name the operation no form has
+            if not any(self._part_regex(part).match(cut[0][0]) for c in self._compiled for part in c.parts):
+                raise self._unknown_mnemonic(*cut[0])
+        heads = " + ".join(cut[0][0] for cut in cuts)
+        raise SourceError(f"'{heads}' cannot issue together", cuts[0][0][1], len(cuts[0][0][0]))
+
+    def _part_regex(self, part) -> re.Pattern[str]:
+        found = self._part_regexes.get(id(part))
+        if found is None:
+            flags = 0 if self.case_sensitive else re.IGNORECASE
+            found = self._part_regexes[id(part)] = re.compile(self.token_pattern(part.head, named=True) + r"\Z", flags)
+        return found
 
     def _unknown_mnemonic(self, head: str, column: int) -> SourceError:
         for compiled, reason in self._unavailable:
@@ -155,45 +200,79 @@ class StatementParser:
         others = {name for name in self.operands if name != modifier}
         return not any(self._reads_as(name, text, context) for name in others)
 
-    def _parse_with(self, compiled, match: re.Match[str], tokens: list[tuple[str, int]], prefix_count: int,
-                    context: ParseContext) -> Instruction:
+    def _parse_with(self, compiled, heads: list, context: ParseContext) -> Instruction:
+        """The statement read as ``compiled``: ``heads`` holds, per operation of the form, its
+        template, the match of its mnemonic token, the statement's tokens and how many of them
+        are prefixes. Every way of aligning the tokens with the templates is tried; the error
+        of the attempt that read the most tokens is reported when none reads."""
+        options = [list(self._operation_options(compiled, *head, context)) for head in heads]
+        best: tuple[int, SourceError] | None = None
+        for combination in itertools.product(*options):
+            progress = sum(option[0] for option in combination)
+            try:
+                fields: dict[str, int] = dict(compiled.form.fixed)
+                present: set[str] = set()
+                for (_, error, part_fields, part_present), (part, _, tokens, prefix_count) in zip(combination, heads):
+                    if error is not None:
+                        raise error
+                    for name, raw in part_fields.items():
+                        if name in fields and fields[name] != raw and name not in dict(compiled.form.fixed):
+                            head, column = tokens[prefix_count]
+                            raise SourceError(f"'{head}' disagrees with the operation before it on a shared operand "
+                                              f"({name})", column, len(head))
+                    fields.update(part_fields)
+                    present |= part_present
+                head = heads[0][2][heads[0][3]]
+                return self._finished(compiled, fields, present, context, head)
+            except SourceError as error:
+                if best is None or progress > best[0]:
+                    best = (progress, error)
+        raise best[1]
+
+    def _operation_options(self, compiled, template, match: re.Match[str], tokens: list[tuple[str, int]],
+                           prefix_count: int, context: ParseContext):
+        """(tokens read, error or None, fields, present slot names) for each alignment of one
+        operation's tokens with its template."""
         declared = compiled.form
-        template = compiled.template
         head, head_column = tokens[prefix_count]
         fields: dict[str, int] = dict(declared.fixed)
-        for name, part in match.groupdict().items():
-            try:
-                fields.update(self.operands[name].read(part, context, self))
-            except SourceError as error:
-                raise SourceError(error.message, head_column + match.start(name) + error.col - 1, error.length) from None
-        present: set[str] = {slot.name for slot in template.head.slots}
-        operand_tokens = tokens[prefix_count + 1:]
-        templates = template.operands
-        modifier = self.modifier_as_operand
-        if modifier in match.groupdict() and self._takes_modifier_token(operand_tokens, templates, context):
-            text, column = operand_tokens.pop()
-            if match.group(modifier):
-                title = self.operands[modifier].title or modifier
-                raise SourceError(f"'{head}' already carries a {title}; "
-                                  f"give it either as a suffix or as a last operand", column, len(text))
-            fields.update(self._read_at(self._bare(modifier), text, column, context))
-        if self.extra_operands == "ignore":
-            operand_tokens = operand_tokens[:len(templates)]
-        absentable = [token.may_be_absent or self.missing_operands == "zero" for token in templates]
-        alignments = list(_alignments(absentable, len(operand_tokens)))
-        if not alignments:
-            required = absentable.count(False)
-            raise self._operand_count_error(declared, templates, required, operand_tokens, (head, head_column))
+        try:
+            for name, part in match.groupdict().items():
+                try:
+                    fields.update(self.operands[name].read(part, context, self))
+                except SourceError as error:
+                    raise SourceError(error.message, head_column + match.start(name) + error.col - 1,
+                                      error.length) from None
+            present: set[str] = {slot.name for slot in template.head.slots}
+            operand_tokens = tokens[prefix_count + 1:]
+            templates = template.operands
+            modifier = self.modifier_as_operand
+            if modifier in match.groupdict() and self._takes_modifier_token(operand_tokens, templates, context):
+                text, column = operand_tokens.pop()
+                if match.group(modifier):
+                    title = self.operands[modifier].title or modifier
+                    raise SourceError(f"'{head}' already carries a {title}; "
+                                      f"give it either as a suffix or as a last operand", column, len(text))
+                fields.update(self._read_at(self._bare(modifier), text, column, context))
+            if self.extra_operands == "ignore":
+                operand_tokens = operand_tokens[:len(templates)]
+            absentable = [token.may_be_absent or self.missing_operands == "zero" for token in templates]
+            alignments = list(_alignments(absentable, len(operand_tokens)))
+            if not alignments:
+                required = absentable.count(False)
+                raise self._operand_count_error(declared, templates, required, operand_tokens, (head, head_column))
+        except SourceError as error:
+            yield 0, error, {}, set()
+            return
         prefix_alignments = list(_alignments([True] * len(template.prefixes), prefix_count))
-        best: tuple[int, SourceError] | None = None
         for prefixes_present, operands_present in itertools.product(prefix_alignments, alignments):
             attempt = dict(fields)
             attempt_present = set(present)
             progress = 0
             try:
-                for part, (template_tokens, text_tokens, chosen) in enumerate((
+                for template_tokens, text_tokens, chosen in (
                         (template.prefixes, tokens[:prefix_count], prefixes_present),
-                        (templates, operand_tokens, operands_present))):
+                        (templates, operand_tokens, operands_present)):
                     given = iter(text_tokens)
                     for template_token, is_present in zip(template_tokens, chosen):
                         if is_present:
@@ -201,11 +280,10 @@ class StatementParser:
                             attempt.update(self._read_at(template_token, text, column, context))
                             attempt_present.update(slot.name for slot in template_token.slots)
                             progress += 1
-                return self._finished(compiled, attempt, attempt_present, context, (head, head_column))
             except SourceError as error:
-                if best is None or progress > best[0]:
-                    best = (progress, error)
-        raise best[1]
+                yield progress, error, {}, set()
+                continue
+            yield progress, None, attempt, attempt_present
 
     @staticmethod
     def _bare(name: str) -> Token:
@@ -216,7 +294,7 @@ class StatementParser:
         """The instruction with ``fields`` (absent operands at their defaults), checked
         against the template's presence conditions and read back as the decoder would."""
         reading = self._reading(compiled, fields, context.address)
-        for slot in compiled.template.slots:
+        for slot in compiled.slots:
             if slot.conditional and (slot.name in present) != compiled.predicates[slot.name](reading):
                 wanted = "cannot be given" if slot.name in present else "must be given"
                 title = self.operands[slot.name].title or slot.name
@@ -224,10 +302,14 @@ class StatementParser:
         return self._read_back(compiled, reading)
 
     def _reading(self, compiled, fields: dict[str, int], address: int) -> Reading:
-        """The bits of an instruction of ``compiled``'s form with ``fields``; every other field
-        its slots own or its presence conditions read at its default (or 0)."""
+        """The bits of an instruction of ``compiled``'s form with ``fields``; each implied field
+        the text did not set at the value its form implies, and every other field its slots
+        own or its presence conditions read at its default (or 0)."""
         declared_fields = self.fields
-        owned = [name for slot in compiled.template.slots for name in self.operands[slot.name].fields_set(self)]
+        for name, expression in compiled.implied:
+            if name not in fields:
+                fields[name] = expression(_WithDefaults(fields, declared_fields)) & ((1 << declared_fields[name].width) - 1)
+        owned = [name for slot in compiled.slots for name in self.operands[slot.name].fields_set(self)]
         owned += [name for predicate in compiled.predicates.values() for name in sorted(predicate.fields)]
         for name in owned:
             fields.setdefault(name, declared_fields[name].default or 0)
@@ -238,7 +320,10 @@ class StatementParser:
 
     def _read_back(self, compiled, reading: Reading) -> Instruction:
         self.claim(compiled, reading)
-        return self._instance(compiled, reading, reading.address, (), compiled.length + reading.extra_words)
+        extra = 0
+        if compiled.form.extra_words:
+            extra = compiled.extra_words({name: field.read(reading.value) for name, field in self.fields.items()})
+        return self._instance(compiled, reading, reading.address, (), compiled.length + reading.extra_words + extra)
 
     def instance(self, declared, fields: dict[str, int] | None = None, address: int = 0) -> Instruction:
         """An instruction of form ``declared`` with these raw ``fields`` (the others at their
@@ -289,3 +374,15 @@ def _alignments(absentable: Sequence[bool], count: int) -> Iterator[tuple[bool, 
         picked = set(chosen)
         yield tuple(not flag or index in picked for index, flag in enumerate(absentable))
 
+
+
+class _WithDefaults(dict):
+    """Raw fields read so far, any other field at its default (or 0): what implied-value
+    expressions see while a statement is parsed."""
+
+    def __init__(self, fields: dict[str, int], declared: dict):
+        super().__init__(fields)
+        self._declared = declared
+
+    def __missing__(self, name: str) -> int:
+        return self._declared[name].default or 0

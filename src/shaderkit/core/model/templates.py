@@ -14,8 +14,10 @@ A template is the text of an instruction with placeholders::
 (the words up to and including the mnemonic, separated by blanks) and then the operands,
 separated by the description's operand separator (brackets never split). A token is
 literal text and :class:`Slot` s; a slot names an operand binding of the description.
-Predicates are Python expressions over field names (``& | ^ << >> + - ~``, comparisons,
-``and or not``), compiled once by :func:`compile_predicate`.
+Predicates are Python expressions over field names (``& | ^ << >> + - * % ~``, comparisons,
+``and or not``, ``a if c else b``), compiled once by :func:`compile_predicate`;
+:func:`compile_expression` compiles the same language to a number (the implied field values
+of :func:`~.instruction.form`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 __all__ = ["Slot", "Token", "Template", "parse_template", "split_operands", "split_statement",
-           "compile_predicate", "PLACEHOLDER"]
+           "compile_predicate", "compile_expression", "PLACEHOLDER"]
 
 # {name}, {name?}, {name if EXPRESSION}
 PLACEHOLDER = re.compile(r"\{(\w+)(\?|\s+if\s+([^{}]+))?\}")
@@ -229,8 +231,35 @@ _UNARY = {ast.Invert: operator.invert, ast.USub: operator.neg, ast.Not: operator
 
 def compile_predicate(text: str, known_fields: set[str]) -> Predicate:
     """``"cdst & 4 == 0"`` → a function of the raw field values (its ``fields`` attribute
-    names those it reads); ValueError for anything but integer arithmetic, comparisons and
-    boolean logic over ``known_fields``."""
+    names those it reads); ValueError for anything but integer arithmetic, comparisons,
+    conditional expressions and boolean logic over ``known_fields``."""
+    evaluate, names = _compile(text, known_fields)
+
+    def predicate(fields: Mapping[str, int]) -> bool:
+        return bool(evaluate(fields))
+
+    predicate.fields = names
+    return predicate
+
+
+def compile_expression(text: str | int, known_fields: set[str]) -> Callable[[Mapping[str, int]], int]:
+    """``"0x7fc if 4 <= input <= 13 else 0"`` (or a plain number) → a function of the raw field
+    values giving a number; its ``fields`` attribute names the fields it reads."""
+    if isinstance(text, int):
+        def constant(fields: Mapping[str, int], value=text) -> int:
+            return value
+        constant.fields = frozenset()
+        return constant
+    evaluate, names = _compile(text, known_fields)
+
+    def expression(fields: Mapping[str, int]) -> int:
+        return int(evaluate(fields))
+
+    expression.fields = names
+    return expression
+
+
+def _compile(text: str, known_fields: set[str]):
     tree = ast.parse(text, mode="eval").body
 
     def build(node) -> Callable[[Mapping[str, int]], object]:
@@ -258,12 +287,9 @@ def compile_predicate(text: str, known_fields: set[str]) -> Predicate:
             terms = [build(node.left), *(build(value) for value in node.comparators)]
             tests = [_COMPARE[type(op)] for op in node.ops]
             return lambda fields: all(test(terms[i](fields), terms[i + 1](fields)) for i, test in enumerate(tests))
+        if isinstance(node, ast.IfExp):
+            test, chosen, other = build(node.test), build(node.body), build(node.orelse)
+            return lambda fields: chosen(fields) if test(fields) else other(fields)
         raise ValueError(f"predicate {text!r}: {ast.dump(node)[:40]} is not allowed")
 
-    evaluate = build(tree)
-
-    def predicate(fields: Mapping[str, int]) -> bool:
-        return bool(evaluate(fields))
-
-    predicate.fields = frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
-    return predicate
+    return build(tree), frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))

@@ -1,0 +1,88 @@
+"""Extensions of the description model, on an invented two-unit ISA (no processor of the project):
+implied field values, carried fields, stand-ins, value names, alternative spellings chosen by
+fewest lost fields, co-issued operations and conditional expressions."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shaderkit.core.diagnostics import SourceError
+from shaderkit.core.model import (FEWEST_LOST, Annotate, Description, Immediate, Operand, ParseContext, Registers,
+                                  compile_expression, field, form)
+
+FIELDS = {"vop": field("31:28"), "sop": field("27:24"), "dst": field("23:20"), "src": field("19:16"),
+          "pad": field("15:12"), "tag": field("11:8"), "end": field("0")}
+REG = Registers({n: (f"r{n}",) for n in range(8)})
+OPERANDS = {"dst": Operand("dst", REG, stand_in=0), "src": Operand("src", REG, stand_in=0),
+            "tag": Operand("tag", Immediate())}
+PARTITION = ("vop", "sop", "dst", "src", "pad", "tag", "end")
+TOY = Description(
+    "toy", word_bits=32, fields=FIELDS, operands=OPERANDS, order=FEWEST_LOST, issue_separator="+",
+    unknown_bits=Annotate(fields=PARTITION),
+    forms=[form("mov {dst}, {src}", vop=1, sop=0, implied={"pad": "src + 1 if src < 7 else 0", "tag": 0},
+                carries=("end",)),
+           form("neg {dst}", vop=2, sop=0, implied={"src": "dst", "pad": 0, "tag": 0}, carries=("end",)),
+           form("neg {dst}, {src}", vop=2, sop=0, implied={"pad": 0, "tag": 0}, carries=("end",)),
+           form("mov {dst}, {src} + tag {tag}", vop=1, sop=3, implied={"pad": 0}, carries=("end",))],
+    operand_separator=r"\s*,\s*")
+
+
+def words_of(text: str, context: ParseContext | None = None) -> tuple[int, ...]:
+    return TOY.encode(TOY.parse(text, context))
+
+
+def test_implied_fields_are_written_and_checked():
+    assert words_of("mov r2, r3") == (0x10234000,)  # pad = src + 1
+    assert TOY.decode([0x10234000]).unknown_bits == 0
+    lost = TOY.decode([0x10235000])
+    assert TOY.format(lost) == "mov r2, r3" and lost.unknown_bits == 0x1000
+
+
+def test_carried_fields_are_kept_and_set_by_a_driver():
+    decoded = TOY.decode([0x10234001])
+    assert decoded.unknown_bits == 0 and decoded.fields["end"] == 1
+    parsed = TOY.parse("mov r2, r3")
+    assert TOY.encode(TOY.instance(parsed.declaration, {**parsed.fields, "end": 1})) == (0x10234001,)
+
+
+def test_a_value_the_kind_cannot_write_shows_its_stand_in():
+    decoded = TOY.decode([0x10923000])  # dst 9 has no name
+    assert TOY.format(decoded) == "mov r0, r2" and decoded.unknown_bits == 0x00900000
+
+
+def test_alternative_spellings_lose_the_fewest_fields():
+    assert TOY.format(TOY.decode([0x20440000])) == "neg r4"  # src = dst: the short spelling
+    assert TOY.format(TOY.decode([0x20450000])) == "neg r4, r5"
+    assert words_of("neg r4") == (0x20440000,)
+
+
+def test_co_issued_operations_share_one_instruction():
+    assert words_of("mov r1, r2 + tag 5") == (0x13120500,)
+    assert TOY.format(TOY.decode([0x13120500])) == "mov r1, r2 + tag 5"
+    with pytest.raises(SourceError, match="cannot issue together|unknown instruction"):
+        TOY.parse("neg r1 + tag 5")
+
+
+def test_values_print_and_read_by_name():
+    decoded = TOY.decode([0x13120500])
+    assert TOY.format(decoded, names={"tag": {5: "FIVE"}}) == "mov r1, r2 + tag FIVE"
+    assert words_of("mov r1, r2 + tag FIVE", ParseContext(value_names={"tag": {"FIVE": 5}})) == (0x13120500,)
+
+
+def test_conditional_expressions():
+    expression = compile_expression("a * 2 if a < 3 else b", {"a", "b"})
+    assert expression({"a": 1, "b": 9}) == 2 and expression({"a": 4, "b": 9}) == 9
+    assert expression.fields == frozenset({"a", "b"})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 0xffffffff))
+def test_decoded_words_reencode_exactly_and_text_keeps_the_rest(word):
+    decoded = TOY.decode([word])
+    if decoded.is_data:
+        return
+    again = TOY.encode(TOY.parse(TOY.format(decoded)))[0]
+    end = FIELDS["end"].mask
+    assert (word ^ again) & ~end == decoded.unknown_bits & ~end
