@@ -1,0 +1,180 @@
+"""RSX instructions described in core's model: what the two descriptions share.
+
+This module owns the operand kinds the RSX text needs beyond core's (swizzles, write masks,
+float vectors, loop counts) and the way the hints of the ``#!`` syntax are read off a decoded
+instruction; :mod:`.description_fragment` and :mod:`.description_vertex` declare the fields
+and forms (spec/rsx.md sections 2 and 3). Word order follows the model's convention for
+variable length: word 0 (D0 / OPDEST) is the least significant word, fields are written with
+:func:`~shaderkit.core.model.in_word` on the normalised words of spec section 1, and an FP
+literal slot is words 4 to 7.
+
+Program-level spellings come from the printer's caller, as the model allows: a literal prints
+as ``c[k]`` and a LOOP/REP count as ``c[k]`` through ``names`` (field → value → name), branch
+targets as ``L<n>`` through ``labels``; without them literals and counts print inline
+(``{1, 0, 0.5, 2}``, ``{3, 0, 1}``) and targets as numbers. Fields the text never shows are
+either implied by the form (what the assembler writes, as PSL1GHT cgcomp does) or carried
+(the end bit, FP block offsets) for the assembler driver to set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from shaderkit.core.diagnostics import SourceError
+from shaderkit.core.model import Description, Instruction, OperandKind, ParseContext, in_word
+
+from . import syntax
+
+LANES = "xyzw"
+CONDITION_NAMES = ("FL", "LT", "EQ", "LE", "GT", "NE", "GE", "TR")
+LITERAL_BITS = "255:128"  # words 4..7: the FP literal slot (x in word 4)
+
+
+def bits_in(word: int, msb: int, lsb: int | None = None) -> str:
+    return in_word(word, msb, lsb, word_bits=32)
+
+
+class Swizzle(OperandKind):
+    """``.x`` / ``.xzzw`` / nothing for the identity; 8 raw bits, x in the high or low pair."""
+
+    def __init__(self, x_in_high_bits: bool):
+        self.x_in_high_bits = x_in_high_bits
+
+    def _lanes(self, value: int) -> tuple[int, ...]:
+        lanes = tuple((value >> (2 * position)) & 3 for position in range(4))
+        return tuple(reversed(lanes)) if self.x_in_high_bits else lanes
+
+    def _raw(self, lanes: tuple[int, ...]) -> int:
+        ordered = tuple(reversed(lanes)) if self.x_in_high_bits else lanes
+        return sum(lane << (2 * position) for position, lane in enumerate(ordered))
+
+    def format(self, value: int) -> str:
+        return syntax.swizzle_suffix(self._lanes(value))
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        if not text:
+            return self._raw((0, 1, 2, 3))
+        if not re.fullmatch(r"\.[xyzw]{1,4}", text):
+            raise SourceError(f"'{text}' is not a swizzle (1 to 4 of x, y, z, w)", 1, len(text))
+        lanes = [LANES.index(letter) for letter in text[1:]]
+        return self._raw(tuple(lanes + [lanes[-1]] * (4 - len(lanes))))
+
+    def pattern(self) -> str:
+        return r"(?:\.[xyzw]{1,4})?"
+
+
+class WriteMask(OperandKind):
+    """``.xz`` / nothing for xyzw; an empty mask has no spelling (its operand shows xyzw)."""
+
+    def __init__(self, x_in_high_bit: bool):
+        self.x_in_high_bit = x_in_high_bit
+
+    def _bit(self, lane: int) -> int:
+        return 1 << (3 - lane if self.x_in_high_bit else lane)
+
+    def format(self, value: int) -> str:
+        return syntax.mask_suffix(tuple(bool(value & self._bit(lane)) for lane in range(4)))
+
+    def can_format(self, value: int) -> bool:
+        return value != 0
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        if not text:
+            return 0xF
+        if not re.fullmatch(r"\.x?y?z?w?", text) or text == ".":
+            raise SourceError(f"'{text}' is not a write mask (x, y, z, w in that order)", 1, len(text))
+        return sum(self._bit(LANES.index(letter)) for letter in text[1:])
+
+    def pattern(self) -> str:
+        return r"(?:\.x?y?z?w?)?"
+
+
+def _float_words(text: str, column: int) -> list[int]:
+    values = []
+    for item in text.split(","):
+        item = item.strip()
+        item = re.sub(r"\(.*\)$", "", item).strip()  # the listing spelling 0x3f800000(1)
+        try:
+            if re.fullmatch(r"-?0[xX][0-9a-fA-F]{1,8}", item):
+                negative = item.startswith("-")
+                bits = int(item.lstrip("-"), 16)
+                values.append(bits ^ (0x80000000 if negative else 0))
+            else:
+                values.append(syntax.float_bits_of(float(item)))
+        except ValueError:
+            raise SourceError(f"'{item}' is not a number", column, max(1, len(item))) from None
+    return values
+
+
+class FloatVector(OperandKind):
+    """A literal vec4 (128 raw bits, x in the low word): ``{1, 0, 0.5, 2}``; on input also
+    ``{0.5}`` (every lane), ``{a, b}`` / ``{a, b, c}`` (ARB: y, z = 0 and w = 1) and the listing's
+    ``{0x3f800000(1), …}``."""
+
+    def format(self, value: int) -> str:
+        words = [(value >> (32 * lane)) & 0xFFFFFFFF for lane in range(4)]
+        return "{" + ", ".join(syntax.float_text(word) for word in words) + "}"
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        if not (text.startswith("{") and text.endswith("}")):
+            raise SourceError(f"expected a constant such as {{1, 0, 0, 1}}, got '{text}'", 1, len(text))
+        values = _float_words(text[1:-1], 2)
+        if len(values) > 4:
+            raise SourceError("a constant vector has at most 4 values", 1, len(text))
+        if len(values) == 1:
+            values = values * 4
+        values = values + [0, 0, 0, syntax.float_bits_of(1.0)][len(values):]
+        return sum(word << (32 * lane) for lane, word in enumerate(values))
+
+    def pattern(self) -> str:
+        # c[k]: the name a program-level printer gives the literal (``names``).
+        return r"\{[^{}]*\}|c\[\d+\]"
+
+
+class LoopCounts(OperandKind):
+    """FP LOOP's count, start and increment (8 bits each, count lowest): ``{3, 0, 1}``; with
+    ``count_only`` (REP) one number: ``{4}``."""
+
+    def __init__(self, count_only: bool = False):
+        self.count_only = count_only
+
+    def format(self, value: int) -> str:
+        if self.count_only:
+            return f"{{{value}}}"
+        return "{" + ", ".join(str((value >> shift) & 0xFF) for shift in (0, 8, 16)) + "}"
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        found = re.fullmatch(r"\{\s*(\d+)\s*(?:,\s*(\d+)\s*,\s*(\d+)\s*)?\}", text)
+        if found is None or (self.count_only and found.group(2)) or (not self.count_only and not found.group(2)):
+            wanted = "{count}" if self.count_only else "{count, start, step}"
+            raise SourceError(f"expected {wanted}, got '{text}'", 1, len(text))
+        numbers = [int(group) for group in found.groups() if group is not None]
+        if any(number > 255 for number in numbers):
+            raise SourceError("count, start and step must be 0..255", 1, len(text))
+        return sum(number << (8 * index) for index, number in enumerate(numbers))
+
+    def pattern(self) -> str:
+        return r"\{[^{}]*\}|c\[\d+\]"
+
+
+def hints(description: Description, instruction: Instruction, partition: tuple[str, ...]) -> list[str]:
+    """``field=0x…`` for each field of ``partition`` (the fields that cover every bit once)
+    holding bits the text loses, in partition order; ``literal=w,w,w,w`` for a lost literal."""
+    lost = instruction.unknown_bits
+    value = sum(word << (32 * index) for index, word in enumerate(description.encode(instruction)))
+    found = []
+    for name in partition:
+        field = description.fields[name]
+        if lost & field.mask:
+            if name == "literal":
+                words = [(value >> (128 + 32 * lane)) & 0xFFFFFFFF for lane in range(4)]
+                found.append("literal=" + ",".join(f"{word:#x}" for word in words))
+            else:
+                found.append(f"{name}={field.read(value):#x}")
+    return found
+
+
+def value_names(names: Mapping[str, Mapping[int, str]]) -> dict[str, dict[str, int]]:
+    """The parser's side of printing ``names``: field → name → value."""
+    return {field: {name: value for value, name in values.items()} for field, values in names.items()}
