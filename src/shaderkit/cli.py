@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 
 from . import isa as isas
-from .cli_machinery import ProcessorCommand, ShaderkitGroup, force_option, machine_option
+from .cli_machinery import (ProcessorCommand, ShaderkitGroup, declared_options, force_option, machine_option,
+                             own_options, variant_of)
 from .core import binfmt
 from .core.diagnostics import InputError
 from .core.fileio import MAX_INPUT_BYTES, check_writable, read_file_bytes, write_bytes_atomic
@@ -23,10 +24,6 @@ from .core.fileio import MAX_INPUT_BYTES, check_writable, read_file_bytes, write
 SOURCE_SUFFIXES = (".s", ".asm", ".tpp", ".shdr")
 # Containers every ISA has, plus those only some ISAs have (checked when used).
 ALL_FORMATS = binfmt.FORMATS + isas.container_formats()
-
-
-rev_option = click.option("--rev", default="B", show_default=True, type=click.Choice(["A", "B"], case_sensitive=False),
-                          help="Hardware revision.")
 
 
 def program_input(command):
@@ -74,9 +71,9 @@ def _containers(processor) -> dict:
 
 # How the generic containers meet an ISA's own (a processor's `containers`: name -> (write(image),
 # read(data, path))). Every ISA has all of binfmt's formats; a container of its own with a binfmt
-# name replaces binfmt's layout for that ISA (RSX's hex, one slot per line). An image is the list
+# name replaces binfmt's layout for that ISA (a hex listing of one slot per line). An image is the list
 # of words, or an object with `.words` and, when the ISA stores different images in different byte
-# orders, `.byte_order` (RSX: a vertex program big-endian, a fragment program half-word swapped).
+# orders, `.byte_order` (one program kind big-endian, another half-word swapped).
 # Reading the other formats ends in the ISA's own raw or hex reader, so that the ISA builds its
 # image one way whatever the file: raw and Intel HEX in the ISA's own byte order carry its raw
 # bytes; words (hex, readmemh, C, or raw and Intel HEX in an explicit --byte-order) its hex words.
@@ -158,41 +155,41 @@ def main() -> None:
 
 @main.command(cls=ProcessorCommand)
 @machine_option("asm")
-@rev_option
 @click.argument("source")
 @click.option("-f", "--format", "fmt", default="hex", show_default=True, type=click.Choice(ALL_FORMATS),
-              help="Output container (imem: THEIA's upstream Instructions.mem).")
+              help="Output container.")
 @click.option("--byte-order", type=click.Choice(["big", "little"]), default=None,
-              help="For raw and ihex output (default: the processor's own; RSX: as in RSX memory).")
+              help="For raw and ihex output (default: the processor's own).")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
+@declared_options("asm")
 @force_option
-def asm(machine: str, rev: str, source: str, fmt: str, byte_order: str | None, output: str | None) -> None:
+def asm(machine: str, source: str, fmt: str, byte_order: str | None, output: str | None, **declared) -> None:
     """Assemble SOURCE into a program image."""
-    processor = isas.get(machine, rev=rev)
+    processor = isas.get(machine, **variant_of(machine, "asm", declared))
     image = load_program(processor, source, "source")
     write_output(output, write_image(processor, image, fmt, byte_order, c_array_name(source)))
 
 
 @main.command(cls=ProcessorCommand)
 @machine_option("disasm")
-@rev_option
 @click.argument("binary")
 @click.option("-f", "--format", "fmt", default=None, type=click.Choice(ALL_FORMATS),
               help="Input container (default: from the file name and contents).")
 @click.option("--byte-order", type=click.Choice(["big", "little"]), default=None,
-              help="For raw and ihex input (default: the processor's own; RSX: as in RSX memory).")
+              help="For raw and ihex input (default: the processor's own).")
 @click.option("--addresses/--no-addresses", default=True, show_default=True,
               help="Show address and words in a comment after each instruction.")
-@click.option("--style", type=click.Choice(["rpcs3"]), default=None,
-              help="RSX: a read-only listing in the RPCS3 style instead of assembly text.")
 @click.option("-o", "--output", default=None, help="Output file (default: standard output).")
+@declared_options("disasm")
 @force_option
-def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str | None, addresses: bool,
-           style: str | None, output: str | None) -> None:
+def disasm(machine: str, binary: str, fmt: str | None, byte_order: str | None, addresses: bool,
+           output: str | None, **declared) -> None:
     """Disassemble BINARY into source that re-assembles to the same words."""
-    processor = isas.get(machine, rev=rev)
+    processor = isas.get(machine, **variant_of(machine, "disasm", declared))
     words = read_image(processor, read_input(binary), binary, fmt, byte_order)
-    text = processor.disassemble(words, addresses=addresses, **({"style": style} if style else {}))
+    listing_options = {name: value for name, value in own_options(machine, "disasm", declared).items()
+                       if value is not None}
+    text = processor.disassemble(words, addresses=addresses, **listing_options)
     for line in processor.disassembly_warnings(words):
         click.echo(f"{binary}: warning: {line}", err=True)
     write_output(output, text.encode("utf-8"))
@@ -204,80 +201,36 @@ def disasm(machine: str, rev: str, binary: str, fmt: str | None, byte_order: str
 @click.option("-f", "--format", "fmt", default=None, type=click.Choice(("source", *ALL_FORMATS)),
               help="How BINARY is stored (default: source for assembly text, else detected).")
 @click.option("-o", "--output", default=None, help="Output .frag/.vert/.glsl file (default: standard output).")
+@declared_options("decompile")
 @force_option
-def decompile(machine: str, binary: str, fmt: str | None, output: str | None) -> None:
+def decompile(machine: str, binary: str, fmt: str | None, output: str | None, **declared) -> None:
     """Decompile a shader program BINARY to GLSL 4.30 core."""
-    processor = isas.get(machine)
+    processor = isas.get(machine, **variant_of(machine, "decompile", declared))
     image = load_program(processor, binary, fmt)
     write_output(output, processor.decompile(image).encode("utf-8"))
 
 
 @main.command(cls=ProcessorCommand)
 @machine_option("run")
-@rev_option
 @program_input
-@click.option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
-              help="Emulator: auto picks simple only where it is proven exact.")
-@click.option("--rt", type=click.IntRange(0, 63), default=None, help="Render the first frame whose RT is this.")
-@click.option("--frame", type=click.IntRange(0, None), default=None, help="Render this frame after reset.")
 @click.option("--frames", type=click.IntRange(1, None), default=None, help="Render an animation of this many frames.")
 # GIF keeps a frame's delay in 16 bits of hundredths of a second (at most 655 s): 0.01 fps is
 # 100 s a frame, well inside it, and slower than any animation anyone plays.
 @click.option("--fps", type=click.FloatRange(0.01, 60), default=20.0, show_default=True,
-              help="Playback rate of the animation (TPP: frames are taken in real chip time).")
-@click.option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True, help="Time divisor N.")
-@click.option("--scale", type=click.IntRange(1, 40), default=10, show_default=True,
-              help="Pixels per dekapixel (10 = 640x480, 1 = the 64x48 logical picture).")
-@click.option("--scene", default=None, help="Scene folder (Params.mem, Vertex.mem, Textures.mem, Creg.mem).")
-@click.option("--obj", default=None, help="Build the scene from this Wavefront OBJ mesh.")
-@click.option("--texture", multiple=True,
-              help="THEIA: texture image for --obj. RSX: UNIT=file.png, repeatable.")
-@click.option("--camera", default=None, help="Camera position x,y,z (default: the model framed from +z).")
-@click.option("--window", default=None, help="Projection window xmin,ymin,xmax,ymax for --obj.")
-@click.option("--resolution", default=None, help="Image size WxH for --obj (default 128x128).")
-@click.option("--shader", default=None, help="User program (.s) whose routines replace the defaults.")
-@click.option("--program", "program_file", default=None, help="Program for a bare run (with --registers).")
-@click.option("--registers", is_flag=True, help="Run --program on one lane, print the registers it wrote.")
-@click.option("--cores", type=click.IntRange(1, 4096), default=None,
-              help="Split the rows over this many cores (default: the scene's split).")
-@click.option("--stats", is_flag=True, help="Print per-core statistics.")
-@click.option("--complete-isa", is_flag=True, help="Execute INTP/XCHANGEY/XCHANGEZ/RESCALE as the manual documents.")
-@click.option("--budget", type=click.IntRange(1, None), default=None,
-              help="THEIA: instruction groups a routine may run. RSX: lane-instructions a picture may take "
-                   "(default 2,000,000,000, plus 5 s of running time).")
-@click.option("--vp", default=None, help="Vertex program (.vpo, assembly text, or raw/hex ucode).")
-@click.option("--fp", default=None, help="Fragment program (.fpo, assembly text, or raw/hex ucode).")
-@click.option("--mesh", default=None, help="Wavefront OBJ mesh to draw (rsx) or whose vertices to run (rsx-vp).")
-@click.option("--size", default=None, help="Picture size WxH (default 256x256).")
-@click.option("--fullscreen", default=None, help="Run over a full-screen quad of WxH pixels (default 64x64).")
-@click.option("--input", "input", multiple=True, help="NAME=x,y,z,w overrides a fragment input, repeatable.")
-@click.option("--const", "const", multiple=True,
-              help="c[N]=x,y,z,w or NAME=x,y,z,w (16 numbers for a matrix), repeatable.")
-@click.option("--filter", "filter", type=click.Choice(["linear", "nearest"]), default="linear", show_default=True,
-              help="Texture filtering.")
-@click.option("--wrap", type=click.Choice(["repeat", "clamp", "mirror"]), default="repeat", show_default=True,
-              help="Texture wrap mode.")
+              help="Playback rate of the animation.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar for animations and long renders (default: only when stderr is a terminal).")
 @click.option("-o", "--output", default=None, help="Output .png, or .gif/.mp4 with --frames.")
+@declared_options("run")
 @force_option
-def run(machine: str, rev: str, program: str | None, input_format: str | None, output: str | None,
-        **options) -> None:
+def run(machine: str, program: str | None, input_format: str | None, output: str | None, **options) -> None:
     """Run a program and render a frame or an animation.
 
-    \b
-    TPP:   shaderkit run -m tpp prog.s [--rt K | --frame K | --frames N] -o out.png
-    THEIA: shaderkit run -m theia --scene DIR [--shader user.s] [--cores N] -o out.png
-           shaderkit run -m theia --obj model.obj [--texture t.png] -o out.png
-           shaderkit run -m theia --program prog.s --registers
-    RSX:   shaderkit run -m rsx [--vp a.vpo] --fp b.fpo --mesh m.obj [--texture 0=t.png] -o out.png
-           shaderkit run -m rsx-fp prog.bin --fullscreen 64x64 [--input TEX0=x,y,z,w] -o out.npy
-           shaderkit run -m rsx-vp prog.bin --mesh m.obj -o outputs.npy
     Add -m PROCESSOR to --help to see only that processor's options.
     """
     if options["progress"] is None:
         options["progress"] = sys.stderr.isatty()
-    processor = isas.get(machine, rev=rev, complete_isa=options["complete_isa"])
+    processor = isas.get(machine, **variant_of(machine, "run", options))
     if output:
         check_writable(output)  # before the render, which may take minutes
     summary = processor.run_command(program, output, options,
@@ -289,17 +242,14 @@ def run(machine: str, rev: str, program: str | None, input_format: str | None, o
 
 @main.command(cls=ProcessorCommand)
 @machine_option("flash")
-@rev_option
 @program_input
-@click.option("--port", default=None, help="Serial port (default: the first USB serial port).")
-@click.option("--time-divisor", type=click.IntRange(0, 63), default=None, help="Also send the time divisor command.")
-@click.option("--dry-run", is_flag=True, help="Print the bytes instead of sending them.")
 @click.option("-o", "--output", default=None, help="Write the raw bytes to this file instead of sending them.")
+@declared_options("flash")
 @force_option
-def flash(machine: str, rev: str, program: str | None, input_format: str | None, port: str | None,
-          time_divisor: int | None, dry_run: bool, output: str | None) -> None:
+def flash(machine: str, program: str | None, input_format: str | None, output: str | None, port: str | None,
+          time_divisor: int | None, dry_run: bool, **declared) -> None:
     """Upload PROGRAM over UART (9600 8N1)."""
-    processor = isas.get(machine, rev=rev)
+    processor = isas.get(machine, **variant_of(machine, "flash", declared))
     if program is None and time_divisor is None:
         raise InputError("nothing to send: give a program and/or --time-divisor")
     image = load_program(processor, program, input_format) if program is not None else None
@@ -314,13 +264,13 @@ def flash(machine: str, rev: str, program: str | None, input_format: str | None,
 
 @main.command(cls=ProcessorCommand)
 @machine_option("bench")
-@rev_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--seconds", type=click.FloatRange(0.1, 60), default=2.0, show_default=True,
               help="Time spent on each measurement.")
-def bench(machine: str, rev: str, as_json: bool, seconds: float) -> None:
+@declared_options("bench")
+def bench(machine: str, as_json: bool, seconds: float, **declared) -> None:
     """Measure emulator speed against a naive baseline in the same run."""
-    processor = isas.get(machine, rev=rev)
+    processor = isas.get(machine, **variant_of(machine, "bench", declared))
     results = processor.benchmark(seconds=seconds)
     if as_json:
         click.echo(json.dumps(results.figures, sort_keys=True))

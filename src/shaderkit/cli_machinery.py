@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 
@@ -121,6 +122,43 @@ def _machine_in(args: list[str]) -> str | None:
     return None
 
 
+def declared_options(command: str):
+    """The options processors declare for ``command`` (:mod:`shaderkit.isa.command_options`),
+    each once; an option several processors declare with different help shows each one's."""
+
+    def decorate(function):
+        for declared, helps in reversed(isas.declared_options(command)):
+            owners_of: dict[str, list[str]] = {}
+            for owner, help_text in helps.items():
+                owners_of.setdefault(help_text, []).append(owner)
+            text = next(iter(owners_of)) if len(owners_of) == 1 else " ".join(
+                f"{', '.join(owners)}: {help_text}" for help_text, owners in owners_of.items())
+            function = click.option(*declared.flags, help=text, **declared.settings)(function)
+            function.__click_params__[-1].owner_help = dict(helps)
+        usage = [line for name in isas.names(command) for line in isas.REGISTRY[name].usage().get(command, [])]
+        if usage and function.__doc__ is not None:
+            function.__doc__ += "\n\n    \b\n    Examples:\n" + "".join(f"      {line}\n" for line in usage)
+        return function
+
+    return decorate
+
+
+def variant_of(machine: str, command: str, values: dict) -> dict:
+    """The values of the options that select ``machine``'s variant (``--rev``), for ``isa.get``."""
+    return {name: value for name, (value, selects) in _own(machine, command, values).items() if selects}
+
+
+def own_options(machine: str, command: str, values: dict) -> dict:
+    """The values of ``machine``'s own options for ``command`` other than variant selectors."""
+    return {name: value for name, (value, selects) in _own(machine, command, values).items() if not selects}
+
+
+def _own(machine: str, command: str, values: dict) -> dict:
+    processor = isas.registration(machine)
+    return {declared.name: (values[declared.name], declared.selects_variant)
+            for declared in processor.command_options().get(command, []) if declared.name in values}
+
+
 # Commands that write a file take --force; ProcessorCommand consumes it before the callback.
 force_option = click.option("--force", is_flag=True, help="Replace the output file even if it is read-only.")
 
@@ -150,6 +188,11 @@ class ProcessorCommand(click.Command):
             if machine in isas.REGISTRY:
                 if owners and machine not in owners:
                     continue
+                own_help = getattr(param, "owner_help", {}).get(machine)
+                if own_help is not None and own_help != param.help:
+                    record = copy.copy(param)
+                    record.help = own_help
+                    record = record.get_help_record(ctx)
             elif owners:
                 record = (record[0], f"[{', '.join(owners)}] {record[1]}")
             records.append(record)

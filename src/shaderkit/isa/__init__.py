@@ -2,18 +2,21 @@
 
 ``get(name, **options)`` is the only way the CLI and ``render/`` reach an ISA. The one
 registry line per processor lives here: its package, the variant it selects, which of the
-optional commands it offers, and which processor-specific command-line options it takes.
-The CLI builds its choices, its per-processor ``--help`` and its "not an option for X"
-errors from these lines, so it never names a processor itself.
+optional commands it offers and its own containers. The command-line options only it takes
+are declared in its package (``cli_options``, see :mod:`.command_options`). The CLI builds
+its commands, choices, per-processor ``--help`` and "not an option for X" errors from these,
+so it never names a processor itself: adding one touches its folder and one registry line.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 
 from ..core.diagnostics import InputError
 from ..core.suggest import did_you_mean
+from .command_options import CommandOption
 
 # Commands every processor offers; the others are listed per processor.
 COMMON_COMMANDS = frozenset({"asm", "disasm", "run", "doc"})
@@ -24,36 +27,42 @@ class Processor:
     package: str
     summary: str
     commands: frozenset[str] = frozenset()
-    options: frozenset[str] = frozenset()  # processor-specific options it accepts (CLI parameter names)
     variant: dict = field(default_factory=dict)  # passed to the package's make_isa
     containers: tuple[str, ...] = ()  # program containers beyond core.binfmt's
 
     def offers(self, command: str) -> bool:
         return command in COMMON_COMMANDS or command in self.commands
 
+    @property
+    def declarations(self):
+        """The package's ``cli_options`` module (light: click only)."""
+        return importlib.import_module(f"{self.package}.cli_options")
 
-_TPP_RUN = {"model", "rt", "frame", "divisor", "scale"}
-_THEIA_RUN = {"scene", "obj", "camera", "window", "resolution", "shader", "program_file", "registers",
-              "cores", "stats", "complete_isa", "budget", "texture"}
-_RSX_ANY = {"texture", "filter", "wrap", "budget"}
+    def command_options(self) -> dict[str, list[CommandOption]]:
+        """Command → the options only this processor takes (:mod:`.command_options`)."""
+        return {command: options for command, options in self.declarations.command_options(**self.variant).items()
+                if self.offers(command)}
+
+    def usage(self) -> dict[str, list[str]]:
+        return self.declarations.usage(**self.variant)
+
+    @property
+    def options(self) -> frozenset[str]:
+        return frozenset(declared.name for options in self.command_options().values() for declared in options)
+
 
 REGISTRY = {
-    "tpp": Processor("shaderkit.isa.tpp", "Tiny Pixel Processor (TinyTapeout)",
-                     commands=frozenset({"flash", "bench"}), options=frozenset({"rev", *_TPP_RUN})),
-    "theia": Processor("shaderkit.isa.theia", "THEIA ray-casting GPU (OpenCores, V1)",
-                       commands=frozenset({"bench"}), options=frozenset(_THEIA_RUN), containers=("imem",)),
+    "tpp": Processor("shaderkit.isa.tpp", "Tiny Pixel Processor (TinyTapeout)", commands=frozenset({"flash", "bench"})),
+    "theia": Processor("shaderkit.isa.theia", "THEIA ray-casting GPU (OpenCores, V1)", commands=frozenset({"bench"}),
+                       containers=("imem",)),
     "rsx": Processor("shaderkit.isa.rsx", "PS3 RSX vertex and fragment programs (containers, text)",
-                     commands=frozenset({"decompile", "bench"}),
-                     options=frozenset({"style", "vp", "fp", "mesh", "size", "const", "camera", *_RSX_ANY}),
-                     containers=("vpo", "fpo")),
+                     commands=frozenset({"decompile", "bench"}), containers=("vpo", "fpo")),
     "rsx-vp": Processor("shaderkit.isa.rsx", "PS3 RSX bare vertex-program microcode",
-                        commands=frozenset({"decompile", "bench"}),
-                        options=frozenset({"style", "mesh", "const", *_RSX_ANY}),
-                        variant={"kind": "vertex"}, containers=("vpo", "fpo")),
+                        commands=frozenset({"decompile", "bench"}), variant={"kind": "vertex"},
+                        containers=("vpo", "fpo")),
     "rsx-fp": Processor("shaderkit.isa.rsx", "PS3 RSX bare fragment-program microcode",
-                        commands=frozenset({"decompile", "bench"}),
-                        options=frozenset({"style", "fullscreen", "input", *_RSX_ANY}),
-                        variant={"kind": "fragment"}, containers=("vpo", "fpo")),
+                        commands=frozenset({"decompile", "bench"}), variant={"kind": "fragment"},
+                        containers=("vpo", "fpo")),
 }
 
 
@@ -72,9 +81,27 @@ def instruction_sets() -> list[str]:
     return [name for name in names() if get(name).decodes_words]
 
 
+@functools.cache
 def option_owners(option: str) -> list[str]:
     """The processors that take a processor-specific option (empty: every processor takes it)."""
     return sorted(name for name, processor in REGISTRY.items() if option in processor.options)
+
+
+def declared_options(command: str) -> list[tuple[CommandOption, dict[str, str]]]:
+    """Every processor-specific option of ``command``, once each, with each owner's help text
+    (processor → help). Two processors declaring one option must declare it alike."""
+    merged: dict[str, tuple[CommandOption, dict[str, str]]] = {}
+    for name in names(command):
+        for declared in REGISTRY[name].command_options().get(command, []):
+            known = merged.get(declared.name)
+            if known is None:
+                merged[declared.name] = (declared, {name: declared.help})
+            elif known[0].same_option_as(declared):
+                known[1][name] = declared.help
+            else:
+                raise ValueError(f"{name} declares {declared.flags[0]} for '{command}' unlike "
+                                 f"{', '.join(known[1])}")
+    return list(merged.values())
 
 
 def registration(name: str) -> Processor:
