@@ -68,10 +68,7 @@ RSX_UCODE = _files(GOLDEN / "rsx" / "asm", "*.vpo.bin", "*.fpo.bin")
 
 
 def formats(processor: str) -> tuple[str, ...]:
-    """The output containers ``asm -m processor`` offers."""
-    offered = getattr(isas.get(processor), "formats", None)
-    if offered:
-        return tuple(offered)
+    """The output containers ``asm -m processor`` offers: core's, and the processor's own."""
     return ("raw", "hex", "readmemh", "ihex", "c") + tuple(isas.registration(processor).containers)
 
 

@@ -69,7 +69,6 @@ class Rsx:
         self.containers = {images.KIND_SUFFIX[k]: self._container_format(k) for k in ProgramKind}
         self.containers["raw"] = (self._write_raw, lambda data, path: self._read_bare(images.read_raw, data, path))
         self.containers["hex"] = (images.write_hex, lambda data, path: self._read_bare(images.read_hex, data, path))
-        self.formats = tuple(self.containers)
 
     def _container_format(self, kind: ProgramKind):
         def read(data: bytes, path: str) -> images.RsxImage:

@@ -201,7 +201,7 @@ def _expands(statement: Statement, kind: ProgramKind) -> bool:
     return operation.name not in ("DDX", "DDY") or any(operation.destination.mask[2:])
 
 
-def _statement_line(instruction: Instruction, naming: Naming, context: EncodingContext) -> str:
+def statement_line(instruction: Instruction, naming: Naming, context: EncodingContext) -> str:
     """The candidate text needing the fewest hints, with those hints."""
     best: tuple[str, list[str], Statement] | None = None
     for text in render(instruction, naming, FORM_A):
@@ -264,7 +264,7 @@ def disassemble(program: Program, parameters: Sequence[CgParameter] | None = Non
             lines.append(f"{labels[value.slot]}:")
         context.flow = structure.targets.get(value.slot)
         context.last = value is last
-        lines.append((_statement_line(value, naming, context), value))
+        lines.append((statement_line(value, naming, context), value))
     if program.slot_count in labels:
         lines.append(f"{labels[program.slot_count]}:")
     lines.append("END")

@@ -37,7 +37,7 @@ from . import syntax
 from .assembler import EncodingContext, Names, expand, parse_hints, parse_statement
 from .assembler import encode as encode_statement
 from .container import ProgramKind
-from .disassembler import _statement_line
+from .disassembler import statement_line
 from .instruction import Instruction, fragment_has_literal
 from .printer import Naming
 from .syntax import TokenStream
@@ -176,7 +176,7 @@ def format_instruction(instruction: RsxInstruction) -> str:
     """One statement (with ``;``) that :func:`parse` reads back to the same words."""
     if instruction.is_data:
         return " ".join([DATA] + [f"0x{word:08x}" for word in instruction.words])
-    return _statement_line(instruction.program_instruction, STANDALONE_NAMING,
+    return statement_line(instruction.program_instruction, STANDALONE_NAMING,
                            _standalone_context(instruction.kind))
 
 
