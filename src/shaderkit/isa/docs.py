@@ -51,6 +51,9 @@ def index(manuals: dict[str, Reference]) -> str:
         "In the terminal, `shaderkit doc -m tpp` prints a whole manual and `shaderkit doc -m tpp ADD` "
         "one instruction's entry.",
         "",
+        "How the code is built — the description model every processor is written in, and how to add "
+        "a processor — is in [architecture.md](architecture.md).",
+        "",
     ]
     return "\n".join(lines)
 
