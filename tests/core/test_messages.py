@@ -14,7 +14,7 @@ from shaderkit.core.asm import Assembler
 from shaderkit.core.bits import bits
 from shaderkit.core.diagnostics import DiagnosticError
 from shaderkit.core.disasm import disassemble, foreign_words, plausibility_warnings
-from shaderkit.core.spec import (Choice, CodeAddress, Description, Immediate, Operand, ParseContext, Registers,
+from shaderkit.core.model import (Choice, CodeAddress, Description, Immediate, Operand, ParseContext, Registers,
                                  form)
 from shaderkit.core.suggest import closest_name, did_you_mean
 

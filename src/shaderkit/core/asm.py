@@ -4,7 +4,7 @@ It owns what every assembler shares: reading lines and ``.include`` files, comme
 labels (``name:``), constants (``.equ NAME expr``, ``NAME = expr``), permission
 directives (``.allow NAME``), data (``.word``), the two passes (addresses first,
 then encoding) and the collection of *every* error with its file, line and column.
-Instruction text itself is parsed by the ISA's :class:`~shaderkit.core.spec.Description`.
+Instruction text itself is parsed by the ISA's :class:`~shaderkit.core.model.Description`.
 
 ISA packages adapt the driver with ``line_aliases`` (whole lines that stand for a
 directive, such as TPP's ``##devMode##``) and inspect the resulting :class:`Program`

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .spec import Description, Instruction
+from .model import Description, Instruction
 
 COMMENT = "//"
 TEXT_COLUMN_WIDTH = 24

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shaderkit.core.spec import DATA
+from shaderkit.core.model import DATA
 from shaderkit.isa.tpp import TinyPixelProcessor
 
 ALL_WORDS = range(1 << 16)

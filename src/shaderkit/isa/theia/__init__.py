@@ -31,7 +31,7 @@ from ...core.asm import Assembler, Program
 from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, foreign_words, jump_labels, listing, plausibility_warnings
-from ...core.spec import Instruction, split_operands, split_statement
+from ...core.model import Instruction, split_operands, split_statement
 from . import image as images
 from .registers import (DATA_ROWS, ENTRY_LABEL_PREFIX, ENTRY_TABLE_SIZE, RAM_BIT, ROUTINES,
                         UPSTREAM_ENTRY_ADDRESSES, USER_CODE_START)

@@ -32,7 +32,7 @@ from ...core.asm import Assembler, Program
 from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, foreign_words, listing, plausibility_warnings
-from ...core.spec import Instruction, ParseContext
+from ...core.model import Instruction, ParseContext
 from . import uart
 from .opcodes import DEFAULT_REVISION, REVISIONS, ROM_OPCODES
 from .spec import SPECIAL_WRITES, description, rev_a_out_note
