@@ -22,7 +22,8 @@ from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx import fields as layout
 from shaderkit.isa.rsx.container import FragmentProgramHeader, ProgramKind, read_container, UCODE_BYTE_ORDER
-from shaderkit.isa.rsx.glsl import decompile, float_literal
+from shaderkit.isa.rsx.glsl import decompile
+from shaderkit.isa.rsx.glsl_shared import float_literal
 from shaderkit.isa.rsx.glsl_vertex import output_varyings
 from shaderkit.isa.rsx.instruction import (
     CONDITION_NAMES,

@@ -11,7 +11,9 @@ The shader has the shape::
 so that RET is a ``return`` and the outputs are still written. IFE, LOOP/REP and BRK become
 ``if``/``else``, ``for`` and ``break`` from the word offsets (section 3.9); LOOP/REP run ``count``
 times with the loop counter ``start + i * increment`` (the [conflict] of 3.9 read as the
-emulator reads it).
+emulator reads it). An arithmetic instruction's value comes from the table of
+:mod:`.glsl_operations`, which vertex programs share; texture fetches, flow control and KIL are
+written here.
 
 Registers. An H register is the fp16 view of half an R register (H2n = R(n).xy, H2n+1 =
 R(n).zw). Where a program touches both views of the same storage, the H register is read and
@@ -48,7 +50,8 @@ from dataclasses import dataclass, field
 from shaderkit.core.diagnostics import InputError
 
 from .container import CgParameter, FragmentProgramHeader
-from .glsl import (
+from .glsl_operations import translate
+from .glsl_shared import (
     ALL_LANES,
     Computation,
     Destination,
@@ -57,7 +60,6 @@ from .glsl import (
     Result,
     Write,
     condition_any,
-    constant,
     constant_vector,
     emit_writes,
     float_literal,
@@ -65,13 +67,7 @@ from .glsl import (
     identifier,
     instruction_comment,
     is_finite,
-    lanewise,
-    letters,
-    per_lane,
     saturated,
-    scalar,
-    set_on,
-    SET_ON,
     whole,
 )
 from .instruction import (
@@ -445,65 +441,10 @@ class _FragmentDecompiler:
 
     def _result(self, instruction: Instruction) -> Result:
         view = instruction.view
-        name = view.opcode.name
-        a, b, c = (self._operand(instruction, view.sources[slot]) if slot in view.opcode.sources else None
-                   for slot in range(3))
+        operands = [self._operand(instruction, view.sources[slot]) for slot in view.opcode.sources]
         if view.opcode.texture:
-            return self._texture(instruction, a, b, c)
-        xy, xyz = (0, 1), (0, 1, 2)
-        if name in SET_ON:
-            return set_on(name, a, b)
-        if view.opcode.scalar:
-            x = a.lane(0)
-            function = {"RCP": f"1.0 / {grouped(x)}", "RSQ": f"1.0 / sqrt(abs({x}))",
-                        "EX2": f"exp2({x})", "LG2": f"log2({x})", "COS": f"cos({x})",
-                        "SIN": f"sin({x})"}
-            return scalar(function[name])
-        bits = f"floatBitsToUint({a.lane(0)})" if a is not None else ""
-        helper = {"PKG": "rsx_srgb", "UPG": "rsx_srgb", "NRM": "rsx_nrm", "LIF": "rsx_lif",
-                  "DIVSQ": "rsx_divsq"}.get(name)
-        if helper is not None:
-            self.helpers.use(helper)
-        builders = {
-            "MOV": lambda: lanewise(lambda x: x, a),
-            "MUL": lambda: lanewise(lambda x, y: f"{x} * {y}", a, b),
-            "ADD": lambda: lanewise(lambda x, y: f"{x} + {y}", a, b),
-            "MAD": lambda: lanewise(lambda x, y, z: f"{x} * {y} + {z}", a, b, c),
-            "MIN": lambda: lanewise(lambda x, y: f"min({x}, {y})", a, b),
-            "MAX": lambda: lanewise(lambda x, y: f"max({x}, {y})", a, b),
-            "FRC": lambda: lanewise(lambda x: f"fract({x})", a),
-            "FLR": lambda: lanewise(lambda x: f"floor({x})", a),
-            "DDX": lambda: lanewise(lambda x: f"dFdx({x})", a),
-            "DDY": lambda: lanewise(lambda x: f"dFdy({x})", a),
-            # NV LRP = a * b + (1 - a) * c, spelled out: mix() rounds differently.
-            "LRP": lambda: lanewise(lambda x, y, z: f"{x} * {y} + (1.0 - {x}) * {z}", a, b, c),
-            "DP2": lambda: scalar(f"dot({a.lanes(xy)}, {b.lanes(xy)})"),
-            "DP3": lambda: scalar(f"dot({a.lanes(xyz)}, {b.lanes(xyz)})"),
-            "DP4": lambda: scalar(f"dot({a.all()}, {b.all()})"),
-            "DP2A": lambda: scalar(f"dot({a.lanes(xy)}, {b.lanes(xy)}) + {c.lane(0)}"),
-            "DST": lambda: per_lane(["1.0", f"{a.lane(1)} * {b.lane(1)}", a.lane(2), b.lane(3)]),
-            "STR": lambda: constant(1.0),
-            "SFL": lambda: constant(0.0),
-            "NRM": lambda: whole(f"rsx_nrm({a.all()})"),
-            "REFL": lambda: whole(f"reflect({a.all()}, {b.all()})"),
-            "LIF": lambda: whole(f"rsx_lif({a.all()})"),
-            "DIV": lambda: Result(lambda lanes: f"{a.lanes(lanes)} / {grouped(b.lane(0))}"),
-            "DIVSQ": lambda: Result(lambda lanes: f"rsx_divsq({a.lanes(lanes)}, {b.lane(0)})"),
-            "PK2": lambda: scalar(f"uintBitsToFloat(packHalf2x16({a.lanes(xy)}))"),
-            "PK4": lambda: scalar(f"uintBitsToFloat(packSnorm4x8({a.all()}))"),
-            "PKB": lambda: scalar(f"uintBitsToFloat(packUnorm4x8({a.all()}))"),
-            "PK16": lambda: scalar(f"uintBitsToFloat(packUnorm2x16({a.lanes(xy)}))"),
-            "PKG": lambda: scalar(f"uintBitsToFloat(packUnorm4x8(vec4(rsx_linear_to_srgb({a.lanes(xyz)}), "
-                                  f"{a.lane(3)})))"),
-            "UP2": lambda: _pairs(f"unpackHalf2x16({bits})"),
-            "UP16": lambda: _pairs(f"unpackUnorm2x16({bits})"),
-            "UP4": lambda: whole(f"unpackSnorm4x8({bits})"),
-            "UPB": lambda: whole(f"unpackUnorm4x8({bits})"),
-            "UPG": lambda: whole(f"rsx_upg({bits})"),
-        }
-        if name not in builders:
-            raise InputError(f"slot {instruction.slot}: {name} cannot be decompiled")
-        return builders[name]()
+            return self._texture(instruction, *(*operands, None, None)[:3])
+        return translate(view.opcode, operands, self.helpers, instruction.slot)
 
     def _texture(self, instruction: Instruction, a: Operand, b: Operand | None, c: Operand | None) -> Result:
         view = instruction.view
@@ -611,14 +552,6 @@ def _texcoord_function() -> list[str]:
     lines += [f"    case {n}: return f_tex{n};" for n in range(TEXCOORD_COUNT)]
     lines += ["    }", "    return vec4(0.0);", "}"]
     return lines
-
-
-def _pairs(expression: str) -> Result:
-    """A vec2 seen as (x, y, x, y): how UP2 and UP16 fill four lanes."""
-    def render(lanes: tuple[int, ...]) -> str:
-        picked = letters([lane % 2 for lane in lanes])
-        return expression if picked == "xy" else f"{expression}.{picked}"
-    return Result(render)
 
 
 def _used_sources(view: FragmentView) -> list[Source]:

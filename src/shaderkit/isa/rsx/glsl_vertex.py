@@ -11,7 +11,9 @@ The shader has the shape::
 
 Each instruction writes its vector result, then its scalar result (section 2.9); when both ops
 issue together, or one result has several destinations, both values and the CC test are bound
-to locals first, so both ops read the registers as they were (dual issue).
+to locals first, so both ops read the registers as they were (dual issue). The value of each op
+comes from the table of :mod:`.glsl_operations`, which fragment programs share; the texture fetch
+(TXL) and flow control are written here.
 
 Outputs (section 7 step 5) are named like the fragment decompiler's inputs so that the two
 shaders link: o0 -> gl_Position, o1 col0, o2 col1, o3 bfc0, o4 bfc1, o5 fogc, o6 tc9, o7..o14
@@ -46,7 +48,8 @@ from collections.abc import Sequence
 from shaderkit.core.diagnostics import InputError
 
 from .container import CgParameter, CgType
-from .glsl import (
+from .glsl_operations import translate
+from .glsl_shared import (
     ALL_LANES,
     Computation,
     Destination,
@@ -55,17 +58,10 @@ from .glsl import (
     Result,
     Write,
     condition_any,
-    constant,
     emit_writes,
     float_literal,
-    grouped,
     instruction_comment,
-    lanewise,
-    per_lane,
     saturated,
-    scalar,
-    set_on,
-    SET_ON,
     whole,
 )
 from .instruction import (
@@ -246,58 +242,18 @@ class _VertexDecompiler:
 
     def _vector(self, instruction: Instruction) -> Result:
         view = instruction.view
-        name = view.vector.name
         operands = [self._operand(instruction, view.sources[slot]) for slot in view.vector.sources]
-        a, b, c = (operands + [None, None, None])[:3]
-        xyz = (0, 1, 2)
-        if name == "TXL":
+        if view.vector.name == "TXL":
             unit = (instruction.words[2] >> 8) & 3  # D2 bits 8-9
             self.samplers.add(unit)
+            a = operands[0]
             return whole(f"textureLod(vtexture{unit}, {a.lanes((0, 1))}, {a.lane(3)})")
-        if name in SET_ON:
-            return set_on(name, a, b)
-        builders = {
-            "MOV": lambda: lanewise(lambda x: x, a),
-            "ARL": lambda: lanewise(lambda x: x, a),
-            "MUL": lambda: lanewise(lambda x, y: f"{x} * {y}", a, b),
-            "ADD": lambda: lanewise(lambda x, y: f"{x} + {y}", a, b),
-            "MAD": lambda: lanewise(lambda x, y, z: f"{x} * {y} + {z}", a, b, c),
-            "MIN": lambda: lanewise(lambda x, y: f"min({x}, {y})", a, b),
-            "MAX": lambda: lanewise(lambda x, y: f"max({x}, {y})", a, b),
-            "FRC": lambda: lanewise(lambda x: f"fract({x})", a),
-            "FLR": lambda: lanewise(lambda x: f"floor({x})", a),
-            "SSG": lambda: lanewise(lambda x: f"sign({x})", a),
-            "DP3": lambda: scalar(f"dot({a.lanes(xyz)}, {b.lanes(xyz)})"),
-            "DPH": lambda: scalar(f"dot({a.lanes(xyz)}, {b.lanes(xyz)}) + {b.lane(3)}"),
-            "DP4": lambda: scalar(f"dot({a.all()}, {b.all()})"),
-            "DST": lambda: per_lane(["1.0", f"{a.lane(1)} * {b.lane(1)}", a.lane(2), b.lane(3)]),
-            "SFL": lambda: constant(0.0),
-            "STR": lambda: constant(1.0),
-        }
-        return builders[name]()
+        return translate(view.vector, operands, self.helpers, instruction.slot)
 
     def _scalar(self, instruction: Instruction) -> Result:
         view = instruction.view
-        name = view.scalar.name
-        source = self._operand(instruction, view.sources[2])
-        x = source.lane(0)
-        helper = {"RCC": "rsx_rcc", "EXP": "rsx_exp", "LOG": "rsx_log", "LIT": "rsx_lit"}.get(name)
-        if helper is not None:
-            self.helpers.use(helper)
-        builders = {
-            "MOV": lambda: scalar(x),
-            "RCP": lambda: scalar(f"1.0 / {grouped(x)}"),
-            "RCC": lambda: scalar(f"rsx_rcc({x})"),
-            "RSQ": lambda: scalar(f"1.0 / sqrt(abs({x}))"),
-            "EXP": lambda: whole(f"rsx_exp({x})"),
-            "LOG": lambda: whole(f"rsx_log({x})"),
-            "LIT": lambda: whole(f"rsx_lit({source.all()})"),
-            "LG2": lambda: scalar(f"log2({x})"),
-            "EX2": lambda: scalar(f"exp2({x})"),
-            "SIN": lambda: scalar(f"sin({x})"),
-            "COS": lambda: scalar(f"cos({x})"),
-        }
-        return builders[name]()
+        operands = [self._operand(instruction, view.sources[slot]) for slot in view.scalar.sources]
+        return translate(view.scalar, operands, self.helpers, instruction.slot)
 
     # -- flow --
 
