@@ -8,11 +8,11 @@ gathered by index) until the groups meet again, which reconverges forward branch
 loops alike.
 
 Code is decoded once into :class:`Step` records (operand rows, the function
-:data:`.semantics.SEMANTICS` registers for the mnemonic, the jump target), so the run loop
-does no decoding, look-up or string work. Instructions that
-cannot run on V1 — undecodable words, the four unimplemented operations, data addresses
-beyond the register file — become *fault* steps that stop the run with a message naming
-the instruction and its address, only if a lane reaches them.
+:data:`.semantics.SEMANTICS` registers for the mnemonic, the jump target), so the run
+loop does no decoding, look-up or string work. Instructions that cannot run on V1 —
+undecodable words, the four unimplemented operations, data addresses beyond the register
+file — become *fault* steps that stop the run with a message naming the instruction and
+its address, only if a lane reaches them.
 """
 
 from __future__ import annotations
