@@ -4,7 +4,7 @@ This module owns the shape of a reference (:class:`Reference`: hand-written pros
 one generated :class:`InstructionEntry` per instruction), its Markdown rendering — the same
 text ``docs/<isa>.md`` holds and ``shaderkit doc`` prints — and the helpers an ISA uses to
 derive entries from what it already declares: the syntax and the bit diagram of a
-:class:`~shaderkit.core.spec.Form`. The meaning of an instruction comes from the ISA's semantics
+:class:`~shaderkit.core.model.Form`. The meaning of an instruction comes from the ISA's semantics
 registry (:meth:`shaderkit.core.semantics.Semantics.meaning`: a function's docstring, or the
 sentence registered for what the machine carries out itself).
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from .diagnostics import InputError
-from .spec import Description, Form
+from .model import Description, Form
 from .suggest import did_you_mean
 
 # The line of a prose file that the generated instruction entries replace.

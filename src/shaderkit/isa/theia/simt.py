@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.diagnostics import ShaderkitError
-from ...core.spec import Description, Instruction
+from ...core.model import Description, Instruction
 from . import semantics
 from .registers import CONFIG_END, DATA_ROWS, OUTPUT_START, RAM_BIT, address_name
 
