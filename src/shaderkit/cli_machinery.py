@@ -175,6 +175,24 @@ class ProcessorCommand(click.Command):
         ctx.meta["shaderkit.machine"] = _machine_in(args)
         return super().parse_args(ctx, args)
 
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help for one processor shows only its own example lines.
+        machine = ctx.meta.get("shaderkit.machine")
+        if machine not in isas.REGISTRY or not self.help:
+            return super().format_help_text(ctx, formatter)
+        shown = self.help
+        lines = self.help.splitlines()
+        examples = [line for line in lines if line.strip().startswith("shaderkit ")]
+        if examples:
+            own = [line for line in examples if f" -m {machine} " in f"{line} "]
+            kept = [line for line in lines if line not in examples or line in own]
+            shown = "\n".join(kept if own else [line for line in kept if line.strip() != "Examples:"])
+        original, self.help = self.help, shown
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = original
+
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Help for one processor shows only the options it takes; help for all of them says
         # which processors take each processor-specific option.

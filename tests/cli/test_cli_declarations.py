@@ -56,3 +56,12 @@ def test_a_variant_option_selects_the_isa_object(tmp_path):
 def test_another_processors_option_is_refused_by_name():
     assert_one_line_error(invoke_cli("disasm", "-m", "tpp", "--style", "rpcs3", "x.bin"),
                           "--style: not an option for tpp (only for rsx, rsx-fp, rsx-vp)")
+
+
+@pytest.mark.parametrize("machine", ["tpp", "theia", "rsx-vp"])
+def test_help_for_one_processor_shows_only_its_examples(machine):
+    text = invoke_cli("run", "-m", machine, "--help").stdout
+    examples = [line.strip() for line in text.splitlines() if line.strip().startswith("shaderkit run")]
+    assert examples == isas.REGISTRY[machine].usage()["run"]
+    everyone = invoke_cli("run", "--help").stdout
+    assert all(line in everyone for name in isas.names("run") for line in isas.REGISTRY[name].usage().get("run", []))
