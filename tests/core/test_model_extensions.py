@@ -1,6 +1,7 @@
 """Extensions of the description model, on an invented two-unit ISA (no processor of the project):
 implied field values, carried fields, stand-ins, value names, alternative spellings chosen by
-fewest lost fields, co-issued operations and conditional expressions."""
+fewest lost fields, co-issued operations, conditional expressions, fallback readings, cases
+sharing a spelling and implied values that override an operand."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from shaderkit.core.diagnostics import SourceError
 from shaderkit.core.model import (FEWEST_LOST, Annotate, Description, Immediate, Operand, ParseContext, Registers,
-                                  compile_expression, field, form)
+                                  SubTable, case, compile_expression, field, form)
 
 FIELDS = {"vop": field("31:28"), "sop": field("27:24"), "dst": field("23:20"), "src": field("19:16"),
           "pad": field("15:12"), "tag": field("11:8"), "end": field("0")}
@@ -86,3 +87,63 @@ def test_decoded_words_reencode_exactly_and_text_keeps_the_rest(word):
     again = TOY.encode(TOY.parse(TOY.format(decoded)))[0]
     end = FIELDS["end"].mask
     assert (word ^ again) & ~end == decoded.unknown_bits & ~end
+
+
+# --- fallback forms, shared spellings, overrides -------------------------------------------------
+
+UNITS_FIELDS = {"vop": field("31:28"), "sop": field("27:24"), "dst": field("23:20"), "src": field("19:16"),
+                "kind": field("15:14"), "pad": field("13:8"), "tag": field("7:0")}
+UNITS_PARTITION = ("vop", "sop", "dst", "src", "kind", "pad", "tag")
+UNITS_OPERANDS = {
+    "dst": Operand("dst", REG, stand_in=0), "src": Operand("src", REG, stand_in=0), "tag": Operand("tag", Immediate()),
+    # "q" is written one way whether kind is 1 or 3: the text reads back as kind 1.
+    "where": SubTable((case("p", kind=0), case("q", kind=1), case("q", kind=3), case("s", kind=2)), title="where"),
+}
+UNITS = Description(
+    "units", word_bits=32, fields=UNITS_FIELDS, operands=UNITS_OPERANDS, order=FEWEST_LOST,
+    unknown_bits=Annotate(fields=UNITS_PARTITION), operand_separator=r"\s*,\s*", issue_separator="+",
+    first_word_most_significant=False, max_length=2,
+    forms=[
+        # An unknown operation reads as nop, and an idle unit is implied, so both are fallbacks.
+        form("nop", ignore=0xFFFFFFFF, fallback=True),
+        form("mov {dst}, {src}", vop=1, implied={"sop": 0}, ignore=0xFFFF, fallback=True),
+        form("tag {tag}", sop=3, implied={"vop": 0, "dst": 0, "src": 0}, ignore=0xFF00, fallback=True),
+        form("mov {dst}, {src} + tag {tag}", vop=1, sop=3, implied={"pad": 0, "kind": 0}),
+        form("put {dst}, {where}", vop=2, sop=0, implied={"src": 0, "pad": 0, "tag": 0}),
+        # The tag overlays src: the assembler writes src = 0 after the operands.
+        form("mix {dst}, {src} + tag {tag}", vop=4, sop=3, implied={"src": 0, "pad": 0, "kind": 0},
+             overrides=("src",)),
+        # A load with a tag takes a second word; without one, the tag is lost.
+        form("load {dst}, {tag}", vop=5, sop=0, implied={"src": 0, "kind": 0, "pad": 0}, extra_words=1),
+        form("load {dst}", vop=5, sop=0, implied={"src": 0, "kind": 0, "pad": 0, "tag": 0}),
+    ])
+
+
+def test_a_form_that_names_the_bits_beats_a_fallback_that_loses_less():
+    decoded = UNITS.decode([0x13120a05])  # pad and kind set: the co-issued form loses them, "mov" only sop
+    assert UNITS.format(decoded) == "mov r1, r2 + tag 5" and decoded.unknown_bits == 0x00000a00
+
+
+def test_among_fallbacks_the_one_fixing_most_bits_is_read():
+    decoded = UNITS.decode([0x73000005])  # unknown vop 7: "nop" would lose nothing, "tag 5" keeps sop
+    assert UNITS.format(decoded) == "tag 5" and decoded.unknown_bits == 0x70000000
+    assert UNITS.format(UNITS.decode([0x70000000])) == "nop"
+
+
+def test_a_truncated_reading_loses_to_one_that_fits():
+    assert UNITS.format(UNITS.decode([0x50100007, 0])) == "load r1, 7"
+    alone = UNITS.decode([0x50100007])
+    assert UNITS.format(alone) == "load r1" and alone.unknown_bits == 0x7
+
+
+def test_a_case_sharing_an_earlier_spelling_reports_the_difference():
+    first, second = UNITS.decode([0x20504000]), UNITS.decode([0x2050c000])
+    assert UNITS.format(first) == UNITS.format(second) == "put r5, q"
+    assert first.unknown_bits == 0 and second.unknown_bits == 0x00008000  # kind 3 reads back as 1
+    assert UNITS.encode(UNITS.parse("put r5, q")) == (0x20504000,)
+
+
+def test_an_overriding_implied_value_wins_over_the_text():
+    assert UNITS.encode(UNITS.parse("mix r1, r2 + tag 5")) == (0x43100005,)
+    decoded = UNITS.decode([0x43120005])
+    assert UNITS.format(decoded) == "mix r1, r2 + tag 5" and decoded.unknown_bits == 0x00020000

@@ -100,15 +100,14 @@ def check_program(program: Program, parameters=()) -> int:
         # Lost bits: those the text does not reproduce (carried fields are the driver's).
         carried_lost = 0
         for name in decoded.declaration.carries:
-            if decoded.fields[name] != parsed.fields[name]:
-                carried_lost |= description.fields[name].mask
+            carried_lost |= description.fields[name].write(0, decoded.fields[name] ^ parsed.fields[name])
         lost = decoded.unknown_bits | carried_lost
         if expected.literal is None and instruction.literal is not None:
             expected_words = expected_words + (0, 0, 0, 0)
         assert lost == _combined(words) ^ _combined(expected_words), text
         from dataclasses import replace
         rendered = hints(description, replace(decoded, unknown_bits=lost), partition)
-        assert [hint for hint in old_hints if hint != "native"] == rendered, text
+        assert [hint for hint in old_hints if hint != "native"] == rendered, (text, old_hints, rendered)
     return len(program.instructions)
 
 
@@ -179,37 +178,23 @@ def _one_slot(kind, words, last: bool) -> Program:
     return decode_program(words, kind)
 
 
-# Known gaps (see the module's report): the model's FEWEST_LOST may read a known opcode as an idle
-# unit / unknown-opcode NOP when that loses fewer hint fields, where the old printer never does; a
-# few FP flow words (BRK/RET with stray SRC1/SRC2 bits) and VP RET with a condition differ.
-GAPS = "known gaps: idle-unit fallback chosen for known opcodes; some flow-control words"
-
-
-@pytest.mark.xfail(strict=True, reason=GAPS)
 @RANDOM
 @given(st.tuples(WORD, WORD, WORD, WORD), st.booleans())
 def test_random_vertex_words_agree(words, last):
     assert check_program(_one_slot(VERTEX_KIND, words, last)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason=GAPS)
 @RANDOM
 @given(st.tuples(WORD, WORD, WORD, WORD), st.booleans())
 def test_random_fragment_words_agree(words, last):
     assert check_program(_one_slot(FRAGMENT_KIND, words, last)) == 1
 
 
-@pytest.mark.parametrize("kind, floor", [(VERTEX_KIND, 950), (FRAGMENT_KIND, 850)])
-def test_most_random_words_agree(kind, floor):
-    """A fixed sample of 1,000 raw random slots per kind: the measured agreement may not drop."""
+@pytest.mark.parametrize("kind", [VERTEX_KIND, FRAGMENT_KIND])
+def test_a_fixed_sample_of_random_words_agrees(kind):
+    """1,000 raw random slots per kind, the same every run (hypothesis draws new ones)."""
     import random
     generator = random.Random(1)
-    agreed = 0
     for _ in range(1000):
         words = tuple(generator.getrandbits(32) for _ in range(4))
-        try:
-            check_program(_one_slot(kind, words, generator.random() < 0.5))
-        except (AssertionError, Exception):
-            continue
-        agreed += 1
-    assert agreed >= floor
+        assert check_program(_one_slot(kind, words, generator.random() < 0.5)) == 1

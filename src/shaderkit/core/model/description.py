@@ -152,6 +152,8 @@ class Description(StatementParser):
         for name in (*(name for name, _ in declared.implied), *declared.carries):
             if name not in self.fields:
                 raise ValueError(f"{self.name}: {declared.template!r} implies or carries no field {name!r}")
+        if not set(declared.overrides) <= {name for name, _ in declared.implied}:
+            raise ValueError(f"{self.name}: {declared.template!r} overrides a field it does not imply")
         implied = tuple((name, _expression(expression, known)) for name, expression in declared.implied)
         return CompiledForm(declared, mask, match, parts[0], predicates, declared.length or self.words_per_instruction,
                             parts, implied, _expression(declared.extra_words, known))
@@ -177,9 +179,10 @@ class Description(StatementParser):
         buckets: dict[int, list[CompiledForm]] = {}
         for compiled in self._compiled:
             buckets.setdefault(compiled.match & self._common_mask, []).append(compiled)
-        if self.order == MOST_SPECIFIC:
-            for candidates in buckets.values():
+        for candidates in buckets.values():
+            if self.order == MOST_SPECIFIC:
                 candidates.sort(key=lambda c: bin(c.mask).count("1"), reverse=True)
+            candidates.sort(key=_preference)  # stable: fallback forms last, the most specific first
         return buckets
 
     def compiled(self, declared: Form) -> CompiledForm:
@@ -219,13 +222,17 @@ class Description(StatementParser):
         for compiled in self._buckets.get(value & self._common_mask, ()):
             if value & compiled.mask != compiled.match:
                 continue
+            preference = _preference(compiled)
+            if best is not None and preference > best[0][0]:
+                break  # a fallback, or a less specific one, is only for words nothing better fits
             found = self._decoded(compiled, value, address, available, labels, names)
             if self.order != FEWEST_LOST:
                 return self._kept(*found)
-            lost = self._cost(found[1])
-            if best is None or lost < best[0]:
-                best = (lost, found)
-            if lost == 0:
+            # A reading longer than the words at hand (truncated) loses to any that fits.
+            rank = (preference, found[0].is_data, self._cost(found[1]))
+            if best is None or rank < best[0]:
+                best = (rank, found)
+            if rank == (preference, False, 0):
                 break
         if best is not None:
             return self._kept(*best[1])
@@ -261,10 +268,12 @@ class Description(StatementParser):
 
     def _with_implied(self, compiled: CompiledForm, reading: Reading) -> int:
         """What the text of a decoded instruction stands for: its shown value with every
-        implied field its operands did not read set to the value its form implies."""
+        implied field its operands did not read (and every overriding one) set to the value
+        its form implies."""
         shown = reading.value
+        overrides = compiled.form.overrides
         for field_name, expression in compiled.implied:
-            if field_name not in reading.used and field_name not in compiled.form.carries:
+            if (field_name not in reading.used or field_name in overrides) and field_name not in compiled.form.carries:
                 shown = self.fields[field_name].write(shown, expression(_Fields(self, shown)))
         return shown
 
@@ -369,6 +378,13 @@ class Description(StatementParser):
     def group(self, instructions: Sequence[Instruction]) -> list[list[Instruction]]:
         """The bundles of an instruction stream (each instruction alone without a bundle rule)."""
         return self.bundles(instructions) if self.bundles else [[instruction] for instruction in instructions]
+
+
+def _preference(compiled: CompiledForm) -> tuple[int, int]:
+    """Regular forms first; then fallback forms, the one fixing the most bits first."""
+    if not compiled.form.fallback:
+        return (0, 0)
+    return (1, -bin(compiled.mask).count("1"))
 
 
 @lru_cache(maxsize=None)

@@ -36,10 +36,17 @@ class Form:
       sets no such field, computed from the other raw fields in order (``"0x7fc if 4 <= input
       <= 13 else 0"``, or a number). A decoded instruction whose field differs reports the
       differing bits as bits its text loses (the description's unknown-bit policy).
+    * ``overrides`` — implied fields the form writes even where an operand's text set them
+      (an operand partly overlaid by another's bits: a text showing both loses the first).
     * ``carries`` — fields the instruction holds that no text shows and no rule derives: a
       driver sets them from the program around it (an end-of-program bit, block offsets).
     * ``extra_words`` — an expression of the raw fields: words the instruction takes beyond
       ``length`` (a literal slot that follows whenever some source reads a constant).
+
+    A ``fallback`` form is a reading of last resort (an unknown opcode read as ``NOP``, an
+    opcode the form only implies so that unnamed values read as an idle unit): the decoder
+    consults it only when no other form matches, and then prefers the fallback that fixes the
+    most bits, so a reading keeps whatever the bits do name.
     """
 
     template: str
@@ -50,6 +57,8 @@ class Form:
     implied: tuple[tuple[str, str | int], ...] = ()
     carries: tuple[str, ...] = ()
     extra_words: str | int = 0
+    fallback: bool = False
+    overrides: tuple[str, ...] = ()
 
     @cached_property
     def parsed(self) -> Template:
@@ -78,9 +87,9 @@ class Form:
 
 def form(template: str, *, name: str = "", length: int | None = None, ignore: int = 0,
          implied: Mapping[str, str | int] | None = None, carries: Sequence[str] = (),
-         extra_words: str | int = 0, **fixed: int) -> Form:
+         extra_words: str | int = 0, fallback: bool = False, overrides: Sequence[str] = (), **fixed: int) -> Form:
     return Form(template, tuple(fixed.items()), name, length, ignore, tuple((implied or {}).items()),
-                tuple(carries), extra_words)
+                tuple(carries), extra_words, fallback, tuple(overrides))
 
 
 def named_forms(forms: Sequence[Form]) -> list[Form]:

@@ -204,6 +204,9 @@ class SubTable(Binding):
     Parsing tries the cases in table order; the first that reads the text wins.
     ``stand_in`` (field → raw value) is substituted when no case matches (a register type
     the text has no spelling for), so the operand still prints, as the case it then matches.
+    Several cases may share a spelling (more than one way the bits say the same thing): the
+    first in table order is the one the text reads back as, so a decoded later case reports
+    the fields where it differs from that one as lost.
     """
 
     cases: tuple[Case, ...]
@@ -233,13 +236,22 @@ class SubTable(Binding):
             for row in rows:
                 # Only the chosen case claims its fields: probing the others reads no bits.
                 if all(fields[name].read(reading.value) == value for name, value in row.fixed):
-                    reading.used.update(name for name, _ in row.fixed)
-                    return row
+                    return self._as_spelled(row, reading)
             if not self.stand_in or attempt:
                 break
             for name, value in self.stand_in:
                 reading.substitute(name, value)
         raise ValueError(f"no case of {self.title or 'a sub-table'} matches")  # tables must be total
+
+    def _as_spelled(self, row: Case, reading: Reading) -> Case:
+        """``row`` claimed as its text reads back: a case written like an earlier one (a second
+        way to select the same spelling) parses as that one, so the text stands for the
+        earlier case's field values and the fields only ``row`` fixes are left unclaimed."""
+        spelled = next(earlier for earlier in self.cases if earlier.template == row.template)
+        for name, value in spelled.fixed:
+            reading.substitute(name, value)
+            reading.used.add(name)
+        return row
 
     def render(self, reading: Reading) -> str:
         row = self.chosen(reading)

@@ -307,7 +307,7 @@ class StatementParser:
         own or its presence conditions read at its default (or 0)."""
         declared_fields = self.fields
         for name, expression in compiled.implied:
-            if name not in fields:
+            if name not in fields or name in compiled.form.overrides:
                 fields[name] = expression(_WithDefaults(fields, declared_fields)) & ((1 << declared_fields[name].width) - 1)
         owned = [name for slot in compiled.slots for name in self.operands[slot.name].fields_set(self)]
         owned += [name for predicate in compiled.predicates.values() for name in sorted(predicate.fields)]

@@ -11,7 +11,9 @@
   whose reference decodes that way, like USSE) or :data:`FEWEST_LOST` (forms may share an
   encoding as alternative spellings — an optional operand an assembler fills in from another,
   operands an opcode ignores but an assembler still encodes —; the decoder takes the matching
-  form whose text loses the fewest bits, the most specific and then the first among equals).
+  form whose text loses the fewest bits, the first among equals, and a form whose words run
+  past those at hand only when no other fits). Under every order, forms declared as
+  ``fallback`` are consulted only when no other form matches, the one fixing most bits first.
 * How an instruction stream falls into **bundles** when the text has no bundle syntax:
   :func:`rank_runs` (VP1: an increasing-rank run inside an aligned group of words).
 """

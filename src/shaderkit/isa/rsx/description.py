@@ -162,7 +162,9 @@ def hints(description: Description, instruction: Instruction, partition: tuple[s
     """``field=0x…`` for each field of ``partition`` (the fields that cover every bit once)
     holding bits the text loses, in partition order; ``literal=w,w,w,w`` for a lost literal."""
     lost = instruction.unknown_bits
-    value = sum(word << (32 * index) for index, word in enumerate(description.encode(instruction)))
+    # A decoded instruction's own words: bits no field of its form claims are not in its fields.
+    words = instruction.words or description.encode(instruction)
+    value = sum(word << (32 * index) for index, word in enumerate(words))
     found = []
     for name in partition:
         field = description.fields[name]

@@ -258,7 +258,8 @@ def _forms() -> list:
     # An opcode with no name prints as NOP and loses every bit that differs from NOP's.
     nop = _implied(0, (), False, destination=False)
     nop.update(opcode_low=0, opcode_high=0)
-    forms.append(form("NOP", name="NOP (unknown opcode)", implied=nop, carries=("end",), extra_words=LITERAL_WORDS))
+    forms.append(form("NOP", name="NOP (unknown opcode)", implied=nop, carries=("end",), extra_words=LITERAL_WORDS,
+                      fallback=True))
     return forms
 
 

@@ -49,6 +49,8 @@ FIELDS = {
     # Branch overlays (spec 2.5).
     "branch_target": field(f"{bits_in(0, 23)},{bits_in(2, 5, 0)},{bits_in(3, 31, 29)}"),
     "branch_index": field(bits_in(3, 27, 23)), "branch_value": field(bits_in(3, 28)),
+    # ARL's destination A0/A1: the low bit of the vector temp field (cgcomp writes 0 or 1 there).
+    "address_destination": field(bits_in(0, 15)),
 }
 
 HINT_FIELDS = ("address_swizzle", "cc_swizzle", "condition", "condition_test", "cc_update", "vector_temp",
@@ -95,8 +97,6 @@ OPERANDS = {
     "saturate": Operand("saturate", Choice({0: "", 1: "_SAT"})),
     "condition": SubTable((case("", condition_test=0), case("({test}{test_register}{cc_swizzle})", condition_test=1)),
                           title="condition"),
-    "bare_condition": SubTable((case("", condition_test=0), case(" ({test}{test_register}{cc_swizzle})",
-                                                                   condition_test=1)), title="condition"),
     "test": Operand("condition", Choice(dict(enumerate(CONDITION_NAMES)))),
     "test_register": Operand("cc_register", Choice({0: "", 1: "1"})),
     "cc_swizzle": Operand("cc_swizzle", Swizzle(x_in_high_bits=True)),
@@ -104,12 +104,17 @@ OPERANDS = {
     "smask": Operand("scalar_mask", WriteMask(x_in_high_bit=True), stand_in=0xF),
     "output": Operand("output", Registers(OUTPUT_NAMES), stand_in=0),
     "vtemp": Operand("vector_temp", _numbers(VP_TEMPORARIES), stand_in=0),
-    "atemp": Operand("vector_temp", _numbers(2), stand_in=0),
+    "atemp": Operand("address_destination", _numbers(2)),
     "stemp": Operand("scalar_temp", _numbers(VP_TEMPORARIES), stand_in=0),
     "vdst": SubTable((case("{output}{vmask}", vector_to_output=1), case("CC{vmask}", vector_to_output=0,
                                                                         vector_temp=0x3F),
                       case("R{vtemp}{vmask}", vector_to_output=0)), title="destination"),
-    "sdst": SubTable((case("CC{smask}", scalar_temp=0x3F, output=0x1F), case("{output}{smask}", scalar_temp=0x3F),
+    # A scalar result with no temp shows as CC when no output is named or the output field is
+    # the vector unit's (vector_to_output); CC reads back as the first case, leaving the
+    # output field to the vector destination or to the form (no output).
+    "sdst": SubTable((case("CC{smask}", scalar_temp=0x3F),
+                      case("CC{smask}", scalar_temp=0x3F, output=0x1F),
+                      case("{output}{smask}", scalar_temp=0x3F, vector_to_output=0),
                       case("R{stemp}{smask}")), title="destination"),
     "input": Operand("input", Registers(INPUT_NAMES)),
     "input_number": Operand("input", _numbers(16)),
@@ -153,7 +158,7 @@ def _scalar_part(opcode, flags: bool) -> tuple[str, dict]:
         return f"{FLOW_REGISTER[opcode.value]} A{{address_register}}.{{address_lane}}" + \
             ("{condition}" if flags else ""), implied
     if opcode.name == "RET":
-        return "RET" + ("{bare_condition}" if flags else ""), implied
+        return "RET" + (" {condition?}" if flags else ""), implied
     if not opcode.scalar:  # PSH, POP
         return " ".join([opcode.name, *(f"{{s{slot}}}" for slot in opcode.sources)]), implied
     implied.pop("scalar_mask")
@@ -184,8 +189,6 @@ def _forms() -> list:
     for vector in vectors:
         for scalar in scalars:
             flow_target = scalar is not None and scalar.value in FLOW_IMMEDIATE
-            if vector is not None and flow_target and 2 in vector.sources:
-                continue  # the branch target overlays source 2: no text shows both
             vector_sets = [vector.sources] if vector is not None else [()]
             if vector is not None and vector.name in ("SFL", "STR"):
                 vector_sets.append((0, 1))
@@ -204,6 +207,8 @@ def _forms() -> list:
                     parts.append("NOP")
                 implied = _implied(slots, flow_target)
                 implied.update(implied_by_part)
+                if vector is not None and vector.name == "ARL":
+                    implied["vector_temp"] = "address_destination"
                 if vector is None and scalar is not None and scalar.name == "MOV":
                     parts = [parts[1], parts[0]] if parts[0] != "NOP" else parts
                 # An idle unit's opcode is implied, not fixed: an opcode with no name reads as
@@ -214,7 +219,13 @@ def _forms() -> list:
                         implied[unit] = 0
                     else:
                         fixed[unit] = opcode.value
-                forms.append(form(" + ".join(parts), implied=implied, carries=("end",), **fixed))
+                # A form with an idle unit is a fallback: a known opcode in that unit reads as
+                # the form that names it.
+                # The branch target overlays source 2, and the assembler writes the branch's
+                # source-2 type after a vector source 2: a text showing both loses that type.
+                forms.append(form(" + ".join(parts), implied=implied, carries=("end",),
+                                  fallback=vector is None or scalar is None,
+                                  overrides=("source2_type",) if flow_target and 2 in slots else (), **fixed))
     return forms
 
 
