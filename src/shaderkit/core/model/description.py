@@ -267,10 +267,18 @@ class Description(StatementParser):
         return bin(lost).count("1")
 
     def _with_implied(self, compiled: CompiledForm, reading: Reading) -> int:
-        """What the text of a decoded instruction stands for: its shown value with every
-        implied field its operands did not read (and every overriding one) set to the value
-        its form implies."""
+        """What the text of a decoded instruction stands for: its shown value with the fields
+        of operands it leaves out at their defaults, and every implied field its operands did
+        not read (and every overriding one) at the value its form implies."""
         shown = reading.value
+        implied = {field_name for field_name, _ in compiled.implied}
+        for slot in compiled.slots:
+            # An operand the text leaves out reads back at its fields' defaults (as the parser
+            # fills them in), whatever let the decoder leave it out.
+            if slot.conditional and not compiled.predicates[slot.name](reading):
+                for field_name in self.operands[slot.name].fields_set(self):
+                    if field_name not in implied:
+                        shown = self.fields[field_name].write(shown, self.fields[field_name].default or 0)
         overrides = compiled.form.overrides
         for field_name, expression in compiled.implied:
             if (field_name not in reading.used or field_name in overrides) and field_name not in compiled.form.carries:
