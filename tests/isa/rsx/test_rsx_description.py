@@ -1,13 +1,15 @@
-"""The RSX instruction descriptions in core's model against the existing RSX toolchain (the oracle).
+"""The RSX instruction descriptions in core's model against the RSX toolchain around them.
 
-For every instruction of the golden programs (cgcomp binaries, real sce-cgc containers, the
-example sources assembled) and for random instruction words, with the program-level names the
-old disassembler chooses (``c[k]`` literals and loop counts, ``L<n>`` labels):
+The disassembler prints every instruction through the descriptions; the old assembler (its own
+grammar and encoder) is still the oracle for words. For every instruction of the golden programs
+(cgcomp binaries, real sce-cgc containers, the example sources assembled) and for random
+instruction words, with the program-level names the disassembler chooses (``c[k]`` literals and
+loop counts, ``L<n>`` labels):
 
-* the description prints exactly the statement the old disassembler prints (form A);
+* the description, decoding the words with those names, prints the disassembler's statement;
 * the bits its decoded instruction reports as lost (``unknown_bits``) are exactly those the old
   assembler does not reproduce from that statement, so the ``#!`` hints rendered from them are
-  the old hints, field for field;
+  the disassembler's hints, field for field;
 * ``encode(parse(text))`` — with the carried fields (end bit, block offsets) set as the driver
   would — gives the words the old assembler gives for the statement.
 """

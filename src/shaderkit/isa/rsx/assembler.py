@@ -58,6 +58,7 @@ from shaderkit.core.suggest import did_you_mean
 from . import fields as layout
 from . import syntax
 from .container import ProgramKind
+from .description_fragment import EXPANDED_UNLESS_NATIVE
 from .instruction import (CONDITION_TRUE, VP_CODE_SLOTS, Instruction, Program, fragment_has_literal,
                           words_to_floats)
 from .opcodes import FP, VP_SCALAR, VP_VECTOR, Opcode, by_name
@@ -74,7 +75,6 @@ FP_IDENTITY_CC_SWIZZLE = 0xE4
 VP_MACROS = ("SUB", "ABS", "POW", "LRP")
 FP_MACROS = ("SUB", "ABS")
 # FP opcodes that cgcomp expands unless the statement is marked ``#! native``.
-FP_EXPANDED = frozenset({"POW", "LRP", "LIT", "DDX", "DDY"})
 # cgc / cgcomp perspective rule (spec 3.5): these read a texcoord in src0 with the flag set.
 FP_PERSPECTIVE_OPCODES = frozenset({0x02, 0x05, 0x06, 0x38, 0x39, 0x3A})
 FP_FLOW_PRECISION_H = frozenset({0x42, 0x43, 0x44})  # IFE, LOOP, REP carry OPDEST precision 1
@@ -1006,11 +1006,11 @@ def expand(statement: Statement, scratch: int, kind: ProgramKind) -> list[Statem
     native = statement.hints is not None and statement.hints.native
     if len(statement.operations) == 1 and operation.opcode is None:
         pieces = _expand_macro(operation, scratch, kind)
-    elif kind is ProgramKind.FRAGMENT and operation.name in FP_EXPANDED and not native and (
+    elif kind is ProgramKind.FRAGMENT and operation.name in EXPANDED_UNLESS_NATIVE and not native and (
             operation.name not in ("DDX", "DDY") or any(operation.destination.mask[2:])):
         pieces = _expand_fragment(operation, scratch)
     else:
-        if native and not (kind is ProgramKind.FRAGMENT and operation.name in FP_EXPANDED):
+        if native and not (kind is ProgramKind.FRAGMENT and operation.name in EXPANDED_UNLESS_NATIVE):
             raise statement.hints.place.error("'native' applies only to fragment LRP, LIT, POW, DDX and DDY")
         return [statement]
     if statement.hints is not None and (statement.hints.fields or statement.hints.literal) and len(pieces) > 1:

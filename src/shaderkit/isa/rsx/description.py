@@ -160,7 +160,8 @@ class LoopCounts(OperandKind):
 
 def hints(description: Description, instruction: Instruction, partition: tuple[str, ...]) -> list[str]:
     """``field=0x…`` for each field of ``partition`` (the fields that cover every bit once)
-    holding bits the text loses, in partition order; ``literal=w,w,w,w`` for a lost literal."""
+    holding bits the text loses, in partition order; ``literal=w,w,w,w`` for a lost literal,
+    or for a literal slot the text does not read."""
     lost = instruction.unknown_bits
     # A decoded instruction's own words: bits no field of its form claims are not in its fields.
     words = instruction.words or description.encode(instruction)
@@ -168,13 +169,23 @@ def hints(description: Description, instruction: Instruction, partition: tuple[s
     found = []
     for name in partition:
         field = description.fields[name]
-        if lost & field.mask:
+        if lost & field.mask or (name == "literal" and _literal_unread(description, words, value, lost)):
             if name == "literal":
                 words = [(value >> (128 + 32 * lane)) & 0xFFFFFFFF for lane in range(4)]
                 found.append("literal=" + ",".join(f"{word:#x}" for word in words))
             else:
                 found.append(f"{name}={field.read(value):#x}")
     return found
+
+
+def _literal_unread(description: Description, words, value: int, lost: int) -> bool:
+    """Whether an instruction followed by a literal slot has a text that reads none (every
+    source reading the literal shows something else), so the slot's words must be hinted
+    even where they are zero."""
+    if len(words) <= description.words_per_instruction:
+        return False
+    types = (description.fields[f"source{slot}_type"] for slot in range(3))
+    return not any(kind.read(value) == 2 and not lost & kind.mask for kind in types)
 
 
 def value_names(names: Mapping[str, Mapping[int, str]]) -> dict[str, dict[str, int]]:

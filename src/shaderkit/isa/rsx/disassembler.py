@@ -15,13 +15,15 @@ labels, block keywords, and exactness. Conventions (bare ucode carries no names)
   the target; a target outside the program prints as ``L0`` plus hints.
 * A VP slot with both units busy prints as ``vector-op + scalar-op`` on one line (a lone
   scalar-unit MOV as ``NOP + MOV …``), the syntax :mod:`.assembler` reads back into one slot.
-* Exactness: every statement is parsed back and encoded by :mod:`.assembler` (the same code
-  path as assembling) and compared with the original words. Each field that differs is
-  appended as ``#! field=0x…`` (names from :mod:`.fields`), a literal the text cannot reproduce
-  as ``literal=…``, and an FP LRP/LIT/POW/DDX/DDY that cgcomp would expand gets ``native``. So
-  ``assemble(disassemble(p)).program == p`` for any decodable program; the 22 cgcomp goldens
-  need no hints at all. Opcode values without a name print as ``NOP`` plus hints, and slots
-  after the end bit as ``#! trailing w w w w`` after ``END``.
+* Exactness: each statement is printed by the instruction descriptions in core's model
+  (:func:`.printer.statement_line`), which know the bits its text loses; each field that differs
+  from what the text reads back as is appended as ``#! field=0x…`` (names from :mod:`.fields`),
+  a literal the text cannot reproduce as ``literal=…``, and an FP LRP/LIT/POW/DDX/DDY that
+  cgcomp would expand gets ``native``. The end bit and FP block offsets are compared with what
+  the program's last slot and block keywords give them. So ``assemble(disassemble(p)).program
+  == p`` for any decodable program; the 22 cgcomp goldens need no hints at all. Opcode values
+  without a name print as ``NOP`` plus hints, and slots after the end bit as ``#! trailing w w
+  w w`` after ``END``.
 * Addresses (``addresses=True``, the command line's default): each instruction line ends in a
   plain comment ``# NNN: w w w w`` with its slot number (decimal, as in the hex word files and
   the RPCS3-style listing) and its four words; an FP instruction with a literal adds the
@@ -34,15 +36,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from shaderkit.core.diagnostics import SourceError
-
 from . import fields as layout
 from . import syntax
-from .assembler import FP_EXPANDED, EncodingContext, Names, Statement, encode, parse_statement
 from .container import CgParameter, CgType, CgVariability, ProgramKind
 from .instruction import Instruction, Program, floats_to_words
-from .printer import FORM_A, Naming, outline, render
-from .syntax import TokenStream
+from .printer import Spelling, outline, statement_line
 
 HEADERS = {ProgramKind.VERTEX: ("!!ARBvp1.0", "OPTION NV_vertex_program3;"),
            ProgramKind.FRAGMENT: ("!!ARBfp1.0", "OPTION NV_fragment_program2;")}
@@ -183,45 +181,6 @@ def _labels(program: Program) -> dict[int, str]:
     return labels
 
 
-def _hints(instruction: Instruction, words: tuple[int, ...], literal) -> list[str]:
-    fields_layout = layout.VP if instruction.kind is ProgramKind.VERTEX else layout.FP
-    produced = fields_layout.decode(words)
-    original = instruction.fields
-    hints = [f"{name}={original[name]:#x}" for name in fields_layout.fields if produced[name] != original[name]]
-    if instruction.literal is not None and literal != instruction.literal:
-        hints.append("literal=" + ",".join(f"{word:#x}" for word in instruction.literal))
-    return hints
-
-
-def _expands(statement: Statement, kind: ProgramKind) -> bool:
-    """Whether the assembler would expand this FP statement unless it is marked native."""
-    operation = statement.operations[0]
-    if kind is not ProgramKind.FRAGMENT or operation.name not in FP_EXPANDED:
-        return False
-    return operation.name not in ("DDX", "DDY") or any(operation.destination.mask[2:])
-
-
-def statement_line(instruction: Instruction, naming: Naming, context: EncodingContext) -> str:
-    """The candidate text needing the fewest hints, with those hints."""
-    best: tuple[str, list[str], Statement] | None = None
-    for text in render(instruction, naming, FORM_A):
-        try:
-            statement = parse_statement(TokenStream(syntax.tokenize(text)), instruction.kind, Names())
-            encoded = encode(statement, context, apply_hints=False)
-        except SourceError:
-            continue
-        hints = _hints(instruction, encoded.words, encoded.literal)
-        if best is None or len(hints) < len(best[1]):
-            best = (text, hints, statement)
-    if best is None:  # no reading of the fields is valid text: NOP, and every field as a hint
-        statement = parse_statement(TokenStream(syntax.tokenize("NOP")), instruction.kind, Names())
-        best = ("NOP", _hints(instruction, encode(statement, context, apply_hints=False).words, None), statement)
-    text, hints, statement = best
-    if _expands(statement, instruction.kind):
-        hints.insert(0, "native")
-    return f"{text};" + (f"  #! {' '.join(hints)}" if hints else "")
-
-
 def _address_comment(instruction: Instruction) -> str:
     """``# 002: w w w w`` (and ``  003: l l l l`` for an FP literal slot)."""
     text = f"# {instruction.slot:03d}: " + " ".join(f"{word:08x}" for word in instruction.words)
@@ -249,11 +208,9 @@ def disassemble(program: Program, parameters: Sequence[CgParameter] | None = Non
     else:
         declarations = _fragment_declarations(program, parameters)
     labels = _labels(program)
-    naming = Naming(literal=lambda instruction: f"c[{declarations.literal_index[instruction.slot]}]",
-                    loop_constant=lambda instruction: f"c[{declarations.loop_index[instruction.slot]}]",
-                    target=lambda slot: labels.get(slot, "L0"))
+    spelling = Spelling(labels, literal=lambda instruction: f"c[{declarations.literal_index[instruction.slot]}]",
+                        loop_constant=lambda instruction: f"c[{declarations.loop_index[instruction.slot]}]")
     structure = outline(program)
-    context = EncodingContext(kind, declarations.values, labels={name: slot for slot, name in labels.items()})
     last = program.instructions[-1]
     lines: list[str | tuple[str, Instruction]] = [*HEADERS[kind], *declarations.lines]
     for event, value in structure.events:
@@ -262,9 +219,12 @@ def disassemble(program: Program, parameters: Sequence[CgParameter] | None = Non
             continue
         if value.slot in labels:
             lines.append(f"{labels[value.slot]}:")
-        context.flow = structure.targets.get(value.slot)
-        context.last = value is last
-        lines.append((statement_line(value, naming, context), value))
+        carried = {"end": int(value is last)}
+        if value.slot in structure.targets:
+            else_slot, end_slot = structure.targets[value.slot]
+            carried.update(else_offset=else_slot * layout.INSTRUCTION_WORDS,
+                           end_offset=end_slot * layout.INSTRUCTION_WORDS)
+        lines.append((statement_line(value, spelling, carried), value))
     if program.slot_count in labels:
         lines.append(f"{labels[program.slot_count]}:")
     lines.append("END")

@@ -37,17 +37,13 @@ from . import syntax
 from .assembler import EncodingContext, Names, expand, parse_hints, parse_statement
 from .assembler import encode as encode_statement
 from .container import ProgramKind
-from .disassembler import statement_line
+from .printer import TARGET_SLOTS, EverySlot, Spelling, statement_line
 from .instruction import Instruction, fragment_has_literal
-from .printer import Naming
 from .syntax import TokenStream
 
 DATA = ".word"
 LITERAL_WORDS = 4
 LITERAL_FIELDS = ("literal_x", "literal_y", "literal_z", "literal_w")
-# Branch targets a statement can encode: VP targets have 10 bits (spec 2.5); an FP CAL holds
-# the target's word offset in 31 bits.
-TARGET_SLOTS = {ProgramKind.VERTEX: 1 << 10, ProgramKind.FRAGMENT: (1 << 31) // layout.INSTRUCTION_WORDS}
 
 
 @dataclass(frozen=True)
@@ -168,16 +164,16 @@ def _loop_counts(instruction: Instruction) -> str:
     return _inline_vector([syntax.float_bits_of(float(view.loop_count))] + [0] * 3)
 
 
-STANDALONE_NAMING = Naming(literal=lambda instruction: _inline_vector(instruction.literal),
-                           loop_constant=_loop_counts, target=lambda slot: f"L{slot}")
+# Literals print inline by default; loop counts as the 4-vector a #const line would hold.
+STANDALONE_SPELLING = {kind: Spelling(EverySlot(slots), loop_constant=_loop_counts)
+                       for kind, slots in TARGET_SLOTS.items()}
 
 
 def format_instruction(instruction: RsxInstruction) -> str:
     """One statement (with ``;``) that :func:`parse` reads back to the same words."""
     if instruction.is_data:
         return " ".join([DATA] + [f"0x{word:08x}" for word in instruction.words])
-    return statement_line(instruction.program_instruction, STANDALONE_NAMING,
-                           _standalone_context(instruction.kind))
+    return statement_line(instruction.program_instruction, STANDALONE_SPELLING[instruction.kind], {})
 
 
 def _split_hints(text: str) -> tuple[str, str | None, int]:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from . import syntax
 from .container import CgParameter, ProgramKind
 from .instruction import Instruction, Program
-from .printer import FORM_B, Naming, outline, render
+from .printer import Naming, listing_text, outline
 
 CONSTANT_REGISTER_RESOURCE = 2178
 KEYWORD_INDENT = " " * 5  # keyword lines line up with the text after "NNN: "
@@ -63,6 +63,6 @@ def listing(program: Program, parameters: Sequence[CgParameter] | None = None) -
         comments = list(uniforms.get(value.slot, ()))
         if value.end:
             comments.append("last instruction")
-        text = f"{value.slot:03d}: {render(value, naming, FORM_B)[0]};"
+        text = f"{value.slot:03d}: {listing_text(value, naming)};"
         lines.append(text + (f" # {', '.join(comments)}" if comments else ""))
     return "\n".join(lines) + "\n"

@@ -1,17 +1,19 @@
-"""RSX instructions as text: one statement per instruction, in form A or form B (spec 5.1, 5.2).
+"""RSX instructions as text, one statement per instruction (spec/rsx.md 5.1, 5.2), and the
+block structure of a fragment program.
 
-This module owns how a decoded instruction reads: mnemonic and suffixes, destination, write
-mask, condition, source operands, texture operands. It works from the views of
-:mod:`.instruction` only and knows nothing about the rest of the program: the spelling of FP
-literals and loop constants (``c[k]`` numbered by the disassembler, or the form-B inline
-``{0x…(v), …}``) and of branch targets comes from a :class:`Naming`.
+**Form A** (the text that reads back exactly) comes from the instruction descriptions in core's
+model (:mod:`.description_vertex`, :mod:`.description_fragment`): :func:`statement_text` and
+:func:`statement_line` decode an instruction's words with the program-level spellings of a
+:class:`Spelling` (labels for branch targets, ``c[k]`` names for FP literals and LOOP/REP
+counts; without names, literals and counts print inline) and :func:`statement_line` adds the
+``#!`` hints from the bits the text loses (``unknown_bits``) and the carried fields (end bit,
+FP block offsets) that differ from what the program around the instruction gives them, plus
+``native`` for an FP LRP/LIT/POW/DDX/DDY the assembler would otherwise expand.
 
-:func:`render` returns candidate texts, the most natural first. Form A text must read back to
-the same words, so where cgcomp's text has optional operands (``SFL``/``STR`` operands, the
-second ``TXL`` operand) both spellings are offered and the disassembler keeps the one that
-needs the fewest ``#!`` hints. Values the syntax cannot carry (an index beyond the documented
-register file, an invalid register type) print as a valid stand-in (``R0``, ``c[0]``,
-``result.position``) that the hints then correct.
+**Form B** (:func:`listing_text`) is the RPCS3-style listing text, for humans and not exact:
+``v[n]``/``o[n]``/``RC``, opcode-table names with their precision suffix, ``f[TEX0]`` (``g[…]``
+with the perspective flag), ``TEXn``, literals and targets as a :class:`Naming` spells them.
+:func:`render` keeps the older entry point (a list of texts, the first to use) for both forms.
 
 :func:`outline` places the FP block keywords (ELSE, ENDIF, ENDLOOP, ENDREP) from the flow
 offsets (spec 3.9); a construct whose offsets cannot be shown as properly nested blocks is
@@ -20,16 +22,138 @@ printed as an empty block right after its opening instruction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 
+from shaderkit.core.model import Description
+
+from . import fields as layout
 from . import syntax
 from .container import ProgramKind
+from .description import hints
+from .description_fragment import EXPANDED_UNLESS_NATIVE, FRAGMENT
+from .description_fragment import HINT_FIELDS as FRAGMENT_HINT_FIELDS
+from .description_vertex import HINT_FIELDS as VERTEX_HINT_FIELDS
+from .description_vertex import VERTEX
 from .instruction import CONDITION_TRUE, FP_TEMPORARIES, Instruction, Program, Source
 from .syntax import IDENTITY
 
 VP_FLOW_IMMEDIATE = {0x09: "BRA", 0x0B: "CAL", 0x11: "BRB", 0x12: "CLB"}
 VP_FLOW_REGISTER = {0x08: "BRA", 0x0A: "CAL"}
+HINT_FIELDS = {ProgramKind.VERTEX: VERTEX_HINT_FIELDS, ProgramKind.FRAGMENT: FRAGMENT_HINT_FIELDS}
+LOOPS = ("LOOP", "REP")
+
+
+# --- form A, through the descriptions ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """Program-level spellings the descriptions print an instruction with: branch and call
+    targets by slot (a target without a label shows the stand-in slot 0, which then has one),
+    and the names of an FP instruction's literal and of a LOOP/REP's counts (None: inline)."""
+
+    labels: Mapping[int, str]
+    literal: Callable[[Instruction], str | None] = lambda instruction: None
+    loop_constant: Callable[[Instruction], str | None] = lambda instruction: None
+
+
+class EverySlot(Mapping[int, str]):
+    """Labels for every slot below ``slots``, named by ``name`` (``L<slot>`` by default): for
+    text that stands alone, where any target may be named."""
+
+    def __init__(self, slots: int, name: Callable[[int], str] = lambda slot: f"L{slot}"):
+        self.slots = slots
+        self.name = name
+
+    def __getitem__(self, slot: int) -> str:
+        if not 0 <= slot < self.slots:
+            raise KeyError(slot)
+        return self.name(slot)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.slots))
+
+    def __len__(self) -> int:
+        return self.slots
+
+
+class _ByWordOffset(Mapping[int, str]):
+    """Slot labels looked up by an FP target's word offset (4 words a slot)."""
+
+    def __init__(self, labels: Mapping[int, str]):
+        self.labels = labels
+
+    def __getitem__(self, offset: int) -> str:
+        if offset % layout.INSTRUCTION_WORDS:
+            raise KeyError(offset)
+        return self.labels[offset // layout.INSTRUCTION_WORDS]
+
+    def __iter__(self) -> Iterator[int]:
+        return (slot * layout.INSTRUCTION_WORDS for slot in self.labels)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def _combined(words: Sequence[int]) -> int:
+    return sum(word << (32 * index) for index, word in enumerate(words))
+
+
+def _printing(instruction: Instruction, spelling: Spelling) -> tuple[Description, Mapping[int, str], dict]:
+    """The description of the instruction's kind, its labels (by the description's target
+    units: slots for VP, word offsets for FP) and its value names (field → value → name)."""
+    names: dict[str, dict[int, str]] = {}
+    if instruction.kind is ProgramKind.VERTEX:
+        return VERTEX, spelling.labels, names
+    literal = spelling.literal(instruction) if instruction.literal is not None else None
+    if literal is not None:
+        names["literal"] = {_combined(instruction.literal): literal}
+    opcode = instruction.view.opcode
+    counts = spelling.loop_constant(instruction) if opcode is not None and opcode.name in LOOPS else None
+    if counts is not None:
+        view = instruction.view
+        names["loop_counts"] = {view.loop_count | view.loop_start << 8 | view.loop_increment << 16: counts}
+        names["loop_count"] = {view.loop_count: counts}
+    return FRAGMENT, _ByWordOffset(spelling.labels), names
+
+
+def _decoded(instruction: Instruction, spelling: Spelling):
+    """(description, decoded instruction, its text)."""
+    description, labels, names = _printing(instruction, spelling)
+    decoded = description.decode(instruction.words + (instruction.literal or ()), labels=labels, names=names)
+    return description, decoded, description.format(decoded, labels=labels, names=names)
+
+
+def statement_text(instruction: Instruction, spelling: Spelling) -> str:
+    """The instruction's form A statement (without ';' and hints)."""
+    return _decoded(instruction, spelling)[2]
+
+
+def statement_line(instruction: Instruction, spelling: Spelling, carried: Mapping[str, int]) -> str:
+    """The instruction's statement with ``;`` and the ``#!`` hints that make it exact: the
+    bits its text loses, and its carried fields (end bit, FP block offsets) where they differ
+    from ``carried``, what the program around it gives them (0 for a field not given)."""
+    description, decoded, text = _decoded(instruction, spelling)
+    lost = decoded.unknown_bits
+    for name in decoded.declaration.carries:
+        lost |= description.fields[name].write(0, decoded.fields[name] ^ carried.get(name, 0))
+    found = hints(description, replace(decoded, unknown_bits=lost), HINT_FIELDS[instruction.kind])
+    if _expands(decoded, instruction.kind):
+        found.insert(0, "native")
+    return f"{text};" + (f"  #! {' '.join(found)}" if found else "")
+
+
+def _expands(decoded, kind: ProgramKind) -> bool:
+    """Whether the assembler would expand this FP statement unless it is marked native (DDX
+    and DDY only when they write z or w; an empty mask shows as xyzw)."""
+    if kind is not ProgramKind.FRAGMENT or decoded.mnemonic not in EXPANDED_UNLESS_NATIVE:
+        return False
+    written = decoded.fields["mask"] or 0xF  # x in bit 0
+    return decoded.mnemonic not in ("DDX", "DDY") or bool(written & 0xC)
+
+
+# --- form B, and the older entry point -----------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -52,11 +176,25 @@ class Naming:
     target: Callable[[int], str]
 
 
+# The most slots a branch target can name: VP targets have 10 bits (spec 2.5); an FP CAL holds
+# the target's word offset in 31 bits.
+TARGET_SLOTS = {ProgramKind.VERTEX: 1 << 10, ProgramKind.FRAGMENT: (1 << 31) // layout.INSTRUCTION_WORDS}
+
+
 def render(instruction: Instruction, naming: Naming, style: Style) -> list[str]:
-    """Candidate statement texts (without ';'), the preferred one first."""
+    """The statement text (without ';') in ``style``, as a one-item list."""
+    if style.form_b:
+        return [listing_text(instruction, naming)]
+    spelling = Spelling(EverySlot(TARGET_SLOTS[instruction.kind], naming.target), literal=naming.literal,
+                        loop_constant=naming.loop_constant)
+    return [statement_text(instruction, spelling)]
+
+
+def listing_text(instruction: Instruction, naming: Naming) -> str:
+    """The form B statement (without ';')."""
     if instruction.kind is ProgramKind.VERTEX:
-        return _vertex(instruction, naming, style)
-    return _fragment(instruction, naming, style)
+        return _vertex(instruction, naming)
+    return _fragment(instruction, naming)
 
 
 # --- vertex ------------------------------------------------------------------------------------
@@ -66,12 +204,12 @@ def _vp_temp(index: int) -> str:
     return f"R{index if index < syntax.VP_LIMITS['R'] else 0}"
 
 
-def _vp_source(view, source: Source, style: Style) -> str:
+def _vp_source(view, source: Source) -> str:
     if source.file == "v":
         if source.relative:
             text = f"v[A{view.address_register}.{syntax.LANES[view.address_lane]}+{source.index}]"
         else:
-            text = f"v[{source.index}]" if style.form_b else syntax.vp_input_name(source.index)
+            text = f"v[{source.index}]"
     elif source.file == "c":
         index = source.index if source.index < syntax.VP_LIMITS["c"] else 0
         if source.relative:
@@ -90,9 +228,8 @@ def _decorate(text: str, source: Source) -> str:
     return "-" + text if source.negate else text
 
 
-def _vp_output(index: int, style: Style) -> str:
-    index = index if index < syntax.VP_OUTPUTS else 0
-    return f"o[{index}]" if style.form_b else syntax.vp_output_name(index)
+def _vp_output(index: int) -> str:
+    return f"o[{index if index < syntax.VP_OUTPUTS else 0}]"
 
 
 def _vp_condition(view) -> str:
@@ -100,28 +237,14 @@ def _vp_condition(view) -> str:
     return "(" + syntax.condition_text(condition.test, condition.register, condition.swizzle) + ")"
 
 
-def _vertex(instruction: Instruction, naming: Naming, style: Style) -> list[str]:
+def _vertex(instruction: Instruction, naming: Naming) -> str:
     view = instruction.view
     vector = view.vector if view.vector is not None and view.vector.value else None
     scalar = view.scalar if view.scalar is not None and view.scalar.value else None
     # The slot's shared flags (suffixes, condition) are written on the first operation shown.
-    vector_texts = _vp_vector(view, vector, style, flags=True) if vector else [None]
-    scalar_texts = _vp_scalar(view, scalar, naming, style, flags=vector is None) if scalar else [None]
-    joiner = "; " if style.form_b else " + "
-    candidates = []
-    for vector_text in vector_texts:
-        for scalar_text in scalar_texts:
-            if vector_text and scalar_text:
-                candidates.append(vector_text + joiner + scalar_text)
-            elif vector_text:
-                candidates.append(vector_text)
-            elif scalar_text:
-                # A scalar-unit MOV alone would read back as the vector MOV.
-                lone_mov = scalar.name == "MOV" and not style.form_b
-                candidates.append(("NOP + " if lone_mov else "") + scalar_text)
-            else:
-                candidates.append("NOP")
-    return candidates
+    texts = [_vp_vector(view, vector, flags=True) if vector else None,
+             _vp_scalar(view, scalar, naming, flags=vector is None) if scalar else None]
+    return "; ".join(text for text in texts if text) or "NOP"
 
 
 def _vp_suffix(view, flags: bool) -> str:
@@ -133,61 +256,49 @@ def _vp_suffix(view, flags: bool) -> str:
     return text + ("_SAT" if view.saturate else "")
 
 
-def _vp_vector(view, opcode, style: Style, flags: bool) -> list[str]:
+def _vp_vector(view, opcode, flags: bool) -> str:
     if opcode.name == "ARL":
         temp = view.vector_temp if view.vector_temp is not None else 0
         destination = f"A{temp & 1}"
     elif view.vector_to_output:
-        destination = _vp_output(view.output if view.output is not None else 0, style)
+        destination = _vp_output(view.output if view.output is not None else 0)
     elif view.vector_temp is not None:
         destination = _vp_temp(view.vector_temp)
     else:
-        destination = "RC" if style.form_b else "CC"
+        destination = "RC"
     destination += syntax.mask_suffix(view.vector_mask)
     if flags and view.condition_test:
         destination += _vp_condition(view)
     head = f"{opcode.name}{_vp_suffix(view, flags)} {destination}"
-    slot_sets = [opcode.sources]
-    if opcode.name in ("SFL", "STR"):  # cgcomp encodes the operands written after SFL/STR
-        slot_sets.append((0, 1))
-    return [", ".join([head] + [_vp_source(view, view.sources[slot], style) for slot in slots])
-            for slots in slot_sets]
+    return ", ".join([head] + [_vp_source(view, view.sources[slot]) for slot in opcode.sources])
 
 
-def _vp_scalar(view, opcode, naming: Naming, style: Style, flags: bool) -> list[str]:
-    condition = _vp_condition(view) if flags and view.condition_test else ""
-    if condition and style.form_b:
-        condition = " " + condition
+def _vp_scalar(view, opcode, naming: Naming, flags: bool) -> str:
+    condition = " " + _vp_condition(view) if flags and view.condition_test else ""
     if opcode.value in VP_FLOW_IMMEDIATE:
         text = f"{VP_FLOW_IMMEDIATE[opcode.value]} {naming.target(view.branch_target)}"
         if opcode.value in (0x11, 0x12):
             text += f", {view.branch_index}, {view.branch_value}"
-        return [text + condition]
+        return text + condition
     if opcode.value in VP_FLOW_REGISTER:
         register = f"A{view.address_register}.{syntax.LANES[view.address_lane]}"
-        return [f"{VP_FLOW_REGISTER[opcode.value]} {register}{condition}"]
+        return f"{VP_FLOW_REGISTER[opcode.value]} {register}{condition}"
     if opcode.name == "RET":
-        return ["RET" + (" " + condition.strip() if condition else "")]
+        return "RET" + condition
     if not opcode.scalar:  # PSH, POP
-        return [" ".join([opcode.name] + [_vp_source(view, view.sources[slot], style) for slot in opcode.sources])]
+        return " ".join([opcode.name] + [_vp_source(view, view.sources[slot]) for slot in opcode.sources])
     if view.scalar_temp is not None:
         destination = _vp_temp(view.scalar_temp)
     elif not view.vector_to_output and view.output is not None:
-        destination = _vp_output(view.output, style)
+        destination = _vp_output(view.output)
     else:
-        destination = "RC" if style.form_b else "CC"
+        destination = "RC"
     destination += syntax.mask_suffix(view.scalar_mask) + condition
     head = f"{opcode.name}{_vp_suffix(view, flags)} {destination}"
-    return [f"{head}, {_vp_source(view, view.sources[2], style)}"]
+    return f"{head}, {_vp_source(view, view.sources[2])}"
 
 
 # --- fragment ----------------------------------------------------------------------------------
-
-
-def _fp_name(opcode, style: Style) -> str:
-    if style.form_b:
-        return opcode.name
-    return syntax.FP_NV_NAMES.get(opcode.value, opcode.name)
 
 
 def _fp_condition_text(view) -> str:
@@ -200,13 +311,10 @@ def _fp_condition_is_default(view) -> bool:
     return condition.test == CONDITION_TRUE and condition.swizzle == IDENTITY and not condition.register
 
 
-def _fp_source(view, instruction: Instruction, source: Source, naming: Naming, style: Style) -> str:
+def _fp_source(view, instruction: Instruction, source: Source, naming: Naming) -> str:
     if source.file == "f":
-        if style.form_b:
-            prefix = "g" if view.perspective else "f"
-            text = f"{prefix}[{syntax.FP_LISTING_INPUT_NAMES[view.input]}]"
-        else:
-            text = syntax.fp_input_name(view.input)
+        prefix = "g" if view.perspective else "f"
+        text = f"{prefix}[{syntax.FP_LISTING_INPUT_NAMES[view.input]}]"
     elif source.file == "c":
         text = naming.literal(instruction)
     elif source.file == "H":
@@ -217,10 +325,8 @@ def _fp_source(view, instruction: Instruction, source: Source, naming: Naming, s
     return _decorate(text, source)
 
 
-def _fp_suffix(view, opcode, style: Style) -> str:
-    text = ""
-    if opcode.value not in syntax.FP_PACK_OPCODES or style.form_b:
-        text += syntax.PRECISION_SUFFIXES[view.precision] if view.precision < 3 else "R"
+def _fp_suffix(view) -> str:
+    text = syntax.PRECISION_SUFFIXES[view.precision] if view.precision < 3 else "R"
     if view.set_cc:
         text += "C1" if view.set_cc_register else "C"
     if view.saturate:
@@ -241,51 +347,34 @@ def _fp_destination(view) -> str:
     return text
 
 
-def _fragment(instruction: Instruction, naming: Naming, style: Style) -> list[str]:
+def _fragment(instruction: Instruction, naming: Naming) -> str:
     view = instruction.view
     opcode = view.opcode
     if opcode is None:
-        return ["NOP"]
+        return "NOP"
     if opcode.flow:
-        return [_fp_flow(view, instruction, naming, style)]
+        return _fp_flow(view, instruction, naming)
     if opcode.value in syntax.FP_BARE_OPCODES:
         if opcode.name == "KIL" and not _fp_condition_is_default(view):
-            return [f"KIL {_fp_condition_text(view)}"]
-        return [opcode.name]
-    head = f"{_fp_name(opcode, style)}{_fp_suffix(view, opcode, style)} {_fp_destination(view)}"
-    slot_sets = [opcode.sources]
-    if opcode.name in ("SFL", "STR"):
-        slot_sets.append((0, 1))
-    if opcode.name == "TXL":  # cgcomp's TXL has one operand and reads the LOD from its w
-        slot_sets.insert(0, (0,))
-    texture = ""
-    if opcode.texture:
-        target = "CUBE" if view.perspective else "2D"
-        texture = f", TEX{view.texture_unit}" if style.form_b else f", texture[{view.texture_unit}], {target}"
-    return [", ".join([head] + [_fp_source(view, instruction, view.sources[slot], naming, style)
-                                for slot in slots]) + texture
-            for slots in slot_sets]
+            return f"KIL {_fp_condition_text(view)}"
+        return opcode.name
+    head = f"{opcode.name}{_fp_suffix(view)} {_fp_destination(view)}"
+    slots = (0,) if opcode.name == "TXL" else opcode.sources  # cgcomp's TXL reads the LOD from src0.w
+    texture = f", TEX{view.texture_unit}" if opcode.texture else ""
+    return ", ".join([head] + [_fp_source(view, instruction, view.sources[slot], naming) for slot in slots]) + texture
 
 
-def _fp_flow(view, instruction: Instruction, naming: Naming, style: Style) -> str:
+def _fp_flow(view, instruction: Instruction, naming: Naming) -> str:
     name = view.opcode.name
-    condition = "" if _fp_condition_is_default(view) else _fp_condition_text(view)
+    condition = "" if _fp_condition_is_default(view) else f"({_fp_condition_text(view)})"
     if name == "IFE":
-        if style.form_b:
-            return f"IFE ({_fp_condition_text(view)})"
-        return f"IF {_fp_condition_text(view)}"
+        return f"IFE ({_fp_condition_text(view)})"
     if name in ("LOOP", "REP"):
-        if style.form_b:
-            constant = f"{{{view.loop_count}, {view.loop_start}, {view.loop_increment}}}"
-        else:
-            constant = naming.loop_constant(instruction)
-        return f"{name} {constant}" + (f"({condition})" if condition else "")
+        return f"{name} {{{view.loop_count}, {view.loop_start}, {view.loop_increment}}}{condition}"
     if name == "CAL":
         target_words = instruction.words[2] & 0x7FFFFFFF
-        return f"CAL {naming.target(target_words // 4)}" + (f"({condition})" if condition else "")
-    if not condition:
-        return name
-    return f"{name} ({condition})" if style.form_b else f"{name} {condition}"
+        return f"CAL {naming.target(target_words // 4)}{condition}"
+    return f"{name} {condition}" if condition else name
 
 
 # --- block structure ---------------------------------------------------------------------------
