@@ -115,6 +115,8 @@ UNITS = Description(
              overrides=("src",)),
         # A load with a tag takes a second word; without one, the tag is lost.
         form("load {dst}, {tag}", vop=5, sop=0, implied={"src": 0, "kind": 0, "pad": 0}, extra_words=1),
+        # Another name for load, read but never printed (though declared first).
+        form("fetch {dst}", vop=5, sop=0, implied={"src": 0, "kind": 0, "pad": 0, "tag": 0}, spelling_only=True),
         form("load {dst}", vop=5, sop=0, implied={"src": 0, "kind": 0, "pad": 0, "tag": 0}),
     ])
 
@@ -147,3 +149,8 @@ def test_an_overriding_implied_value_wins_over_the_text():
     assert UNITS.encode(UNITS.parse("mix r1, r2 + tag 5")) == (0x43100005,)
     decoded = UNITS.decode([0x43120005])
     assert UNITS.format(decoded) == "mix r1, r2 + tag 5" and decoded.unknown_bits == 0x00020000
+
+
+def test_a_spelling_only_form_is_read_and_never_printed():
+    assert UNITS.encode(UNITS.parse("fetch r3")) == UNITS.encode(UNITS.parse("load r3")) == (0x50300000,)
+    assert UNITS.format(UNITS.decode([0x50300000])) == "load r3"

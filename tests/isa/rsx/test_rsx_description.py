@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from shaderkit.core.binfmt import read_words
 from shaderkit.core.model import ParseContext
 from shaderkit.isa.rsx import disassembler as old
-from shaderkit.isa.rsx.assembler import EncodingContext, assemble, encode, parse_statement, Names
+from shaderkit.isa.rsx.assembler import EncodingContext, Names, assemble, encode, expand, parse_statement
 from shaderkit.isa.rsx.container import UCODE_BYTE_ORDER, ProgramKind, read_container
 from shaderkit.isa.rsx.description import hints, value_names
 from shaderkit.isa.rsx.description_fragment import FRAGMENT
@@ -163,6 +163,38 @@ def test_example_programs_agree(path):
 def test_the_corpora_are_all_here():
     assert (len(BINARIES), len(CONTAINERS), len(WORD_FILES)) == (22, 6, 28)
     assert len(EXAMPLE_SOURCES) >= 8
+
+
+# --- spellings the descriptions read but never print ---------------------------------------------------------
+
+OTHER_SPELLINGS = [
+    (VERTEX_KIND, "SUB R0, R1, R2", "ADD R0, R1, -R2"),
+    (VERTEX_KIND, "SUBC_SAT R0.x, -R1, v[0]", "ADDC_SAT R0.x, -R1, -vertex.position"),
+    (VERTEX_KIND, "SUB R0, R1, |R2|", "ADD R0, R1, -|R2|"),
+    (VERTEX_KIND, "ABS o[1].xy(NE.x), -c[3]", "MOV result.color.xy(NE.x), -|c[3]|"),
+    (VERTEX_KIND, "PUSHA v[0]", "PSH vertex.position"),
+    (VERTEX_KIND, "POPA", "POP"),
+    (FRAGMENT_KIND, "SUBR R0, {1, 2, 3, 4}, R1", "ADDR R0, {1, 2, 3, 4}, -R1"),
+    (FRAGMENT_KIND, "SUBX_SAT H2.xy(GT.y), -|f[TEX0]|, -|R1|", "ADDX_SAT H2.xy(GT.y), -|fragment.texcoord[0]|, |R1|"),
+    (FRAGMENT_KIND, "ABSH H0, -R1.x", "MOVH H0, -|R1.x|"),
+    (FRAGMENT_KIND, "PK2 R0, R1", "PK2H R0, R1"),
+    (FRAGMENT_KIND, "REFLR R0, R1, R2", "RFLR R0, R1, R2"),
+    (FRAGMENT_KIND, "PK4UBG R0, R1", "PKG R0, R1"),
+    (FRAGMENT_KIND, "LITEX2R R0, R1", "LIFR R0, R1"),
+    (FRAGMENT_KIND, "IFE NE.x", "IF NE.x"),
+]
+
+
+@pytest.mark.parametrize("kind, text, printed", OTHER_SPELLINGS, ids=[text for _, text, _ in OTHER_SPELLINGS])
+def test_other_spellings_read_as_the_old_assembler_reads_them(kind, text, printed):
+    """Pseudo-instructions of one instruction (SUB, ABS) and opcode aliases: the words are the old
+    assembler's, and they print under the one name the disassembler uses."""
+    description = VERTEX if kind is VERTEX_KIND else FRAGMENT
+    pieces = expand(parse_statement(syntax.TokenStream(syntax.tokenize(text)), kind, Names()), 0, kind)
+    expected = encode(pieces[0], EncodingContext(kind, {}, labels={}), apply_hints=False)
+    words = description.encode(description.parse(text))
+    assert len(pieces) == 1 and words == expected.words + (expected.literal or ())
+    assert description.format(description.decode(words)) == printed
 
 
 # --- random words ---------------------------------------------------------------------------------------------

@@ -167,7 +167,7 @@ class Description(StatementParser):
 
     def _check_unambiguous(self) -> None:
         seen: dict[tuple[int, int], str] = {}
-        for compiled in self._compiled:
+        for compiled in self._decodable():
             key = (compiled.mask, compiled.match)
             if key in seen:
                 raise ValueError(f"{self.name}: forms {seen[key]!r} and {compiled.form.template!r} share an encoding")
@@ -175,15 +175,19 @@ class Description(StatementParser):
 
     def _bucket_by_common_bits(self) -> dict[int, list[CompiledForm]]:
         full = (1 << (self.word_bits * self.max_length)) - 1
-        self._common_mask = reduce(lambda a, b: a & b, (c.mask for c in self._compiled), full)
+        self._common_mask = reduce(lambda a, b: a & b, (c.mask for c in self._decodable()), full)
         buckets: dict[int, list[CompiledForm]] = {}
-        for compiled in self._compiled:
+        for compiled in self._decodable():
             buckets.setdefault(compiled.match & self._common_mask, []).append(compiled)
         for candidates in buckets.values():
             if self.order == MOST_SPECIFIC:
                 candidates.sort(key=lambda c: bin(c.mask).count("1"), reverse=True)
             candidates.sort(key=_preference)  # stable: fallback forms last, the most specific first
         return buckets
+
+    def _decodable(self) -> list[CompiledForm]:
+        """The forms the decoder may choose (not the spelling-only ones)."""
+        return [compiled for compiled in self._compiled if not compiled.form.spelling_only]
 
     def compiled(self, declared: Form) -> CompiledForm:
         return next(c for c in self._compiled if c.form is declared or c.form.template == declared.template)

@@ -43,6 +43,10 @@ class Form:
     * ``extra_words`` — an expression of the raw fields: words the instruction takes beyond
       ``length`` (a literal slot that follows whenever some source reads a constant).
 
+    A ``spelling_only`` form is another way to write an instruction (an opcode's alternative
+    name, a pseudo-instruction such as ``SUB a, b, c`` for ``ADD a, b, -c``): the parser reads
+    it, the decoder never chooses it.
+
     A ``fallback`` form is a reading of last resort (an unknown opcode read as ``NOP``, an
     opcode the form only implies so that unnamed values read as an idle unit): the decoder
     consults it only when no other form matches, and then prefers the fallback that fixes the
@@ -59,6 +63,7 @@ class Form:
     extra_words: str | int = 0
     fallback: bool = False
     overrides: tuple[str, ...] = ()
+    spelling_only: bool = False
 
     @cached_property
     def parsed(self) -> Template:
@@ -87,9 +92,10 @@ class Form:
 
 def form(template: str, *, name: str = "", length: int | None = None, ignore: int = 0,
          implied: Mapping[str, str | int] | None = None, carries: Sequence[str] = (),
-         extra_words: str | int = 0, fallback: bool = False, overrides: Sequence[str] = (), **fixed: int) -> Form:
+         extra_words: str | int = 0, fallback: bool = False, overrides: Sequence[str] = (),
+         spelling_only: bool = False, **fixed: int) -> Form:
     return Form(template, tuple(fixed.items()), name, length, ignore, tuple((implied or {}).items()),
-                tuple(carries), extra_words, fallback, tuple(overrides))
+                tuple(carries), extra_words, fallback, tuple(overrides), spelling_only)
 
 
 def named_forms(forms: Sequence[Form]) -> list[Form]:

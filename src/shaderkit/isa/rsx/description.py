@@ -1,8 +1,9 @@
 """RSX instructions described in core's model: what the two descriptions share.
 
 This module owns the operand kinds the RSX text needs beyond core's (swizzles, write masks,
-float vectors, loop counts) and the way the hints of the ``#!`` syntax are read off a decoded
-instruction; :mod:`.description_fragment` and :mod:`.description_vertex` declare the fields
+float vectors, loop counts), the source operands with their SUB / ABS spellings, the way
+spelling-only copies of forms are made, and the way the hints of the ``#!`` syntax are read
+off a decoded instruction; :mod:`.description_fragment` and :mod:`.description_vertex` declare the fields
 and forms (spec/rsx.md sections 2 and 3). Word order follows the model's convention for
 variable length: word 0 (D0 / OPDEST) is the least significant word, fields are written with
 :func:`~shaderkit.core.model.in_word` on the normalised words of spec section 1, and an FP
@@ -19,10 +20,12 @@ either implied by the form (what the assembler writes, as PSL1GHT cgcomp does) o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from shaderkit.core.diagnostics import SourceError
-from shaderkit.core.model import Description, Instruction, OperandKind, ParseContext, in_word
+
+from shaderkit.core.model import Description, Instruction, OperandKind, ParseContext, SubTable, case, in_word
 
 from . import syntax
 
@@ -156,6 +159,42 @@ class LoopCounts(OperandKind):
 
     def pattern(self) -> str:
         return r"\{[^{}]*\}|c\[\d+\]"
+
+
+def source_operands(number: int) -> dict[str, SubTable]:
+    """Source ``number`` (negation and bars around what its ``s<n>_register`` operand reads) as
+    written, and the two pseudo-instruction spellings of it: ``s<n>_negated`` (SUB's second
+    operand, which ADD negates) and ``s<n>_absolute`` (ABS's operand, which MOV reads in bars)."""
+    name = f"source{number}"
+    body = f"{{s{number}_register}}"
+    negate, absolute = f"{name}_negate", f"{name}_abs"
+    return {
+        f"s{number}": SubTable((case(f"-|{body}|", **{negate: 1, absolute: 1}),
+                                case(f"|{body}|", **{negate: 0, absolute: 1}),
+                                case(f"-{body}", **{negate: 1, absolute: 0}),
+                                case(body, **{negate: 0, absolute: 0})), title="source"),
+        f"s{number}_negated": SubTable((case(f"-|{body}|", **{negate: 0, absolute: 1}),
+                                        case(f"|{body}|", **{negate: 1, absolute: 1}),
+                                        case(f"-{body}", **{negate: 0, absolute: 0}),
+                                        case(body, **{negate: 1, absolute: 0})), title="source"),
+        f"s{number}_absolute": SubTable((case(f"-{body}", **{negate: 1, absolute: 1}),
+                                         case(body, **{negate: 0, absolute: 1})), title="source"),
+    }
+
+
+def other_spellings(forms, spellings: Mapping[str, Sequence[tuple[str, Mapping[str, str]]]]) -> list:
+    """Spelling-only copies of ``forms`` (read, never printed): ``spellings`` maps a form's
+    mnemonic to its other spellings, each a mnemonic and the operands it writes differently
+    (``{"{s1}": "{s1_negated}"}`` for SUB as ADD)."""
+    copies = []
+    for declared in forms:
+        for mnemonic, operands in spellings.get(declared.mnemonic, ()):
+            template = mnemonic + declared.template[len(declared.mnemonic):]
+            for written, replacement in operands.items():
+                template = template.replace(written, replacement)
+            copies.append(replace(declared, template=template, name=f"{mnemonic} ({declared.name or declared.template})",
+                                  spelling_only=True))
+    return copies
 
 
 def hints(description: Description, instruction: Instruction, partition: tuple[str, ...]) -> list[str]:

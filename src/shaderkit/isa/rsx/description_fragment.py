@@ -2,7 +2,9 @@
 
 This module owns the FP fields (OPDEST, SRC0, SRC1, SRC2 as words 0-3, the literal slot as
 words 4-7), the operand bindings and one form per opcode spelling, written in form A (spec
-5.1) exactly as :mod:`.printer` writes it, and :data:`FRAGMENT`, the description. What the
+5.1, the disassembler's text, :mod:`.printer`), and :data:`FRAGMENT`, the description; the
+opcode table's other names (PK2, REFL, IFE, …) and SUB / ABS are spellings the parser reads
+and the printer never writes, an opcode with no name reads as a fallback NOP. What the
 text does not show is *implied* the way cgcomp writes it (unused sources 0x1C800, the 0x7FC
 displacement for texcoord reads, the perspective flag of DP/MUL/DIV/NRM on a texcoord src0,
 …), so ``encode(parse(text))`` gives cgcomp's words and a decoded instruction reports the bits
@@ -16,7 +18,8 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
                                   SubTable, case, field, form)
 
 from . import syntax
-from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, LoopCounts, Swizzle, WriteMask, bits_in)
+from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, LoopCounts, Swizzle, WriteMask, bits_in,
+                          other_spellings, source_operands)
 from .instruction import FP_TEMPORARIES
 from .opcodes import FP
 
@@ -88,16 +91,6 @@ def _register_table(number: int) -> SubTable:
                     stand_in=((f"{name}_type", 0), (f"{name}_half", 0), (f"{name}_index", 0)))
 
 
-def _source(number: int) -> SubTable:
-    """Source ``number``: negation and bars around what it reads."""
-    name = f"source{number}"
-    body = f"{{s{number}_register}}"
-    return SubTable((case(f"-|{body}|", **{f"{name}_negate": 1, f"{name}_abs": 1}),
-                     case(f"|{body}|", **{f"{name}_negate": 0, f"{name}_abs": 1}),
-                     case(f"-{body}", **{f"{name}_negate": 1, f"{name}_abs": 0}),
-                     case(body, **{f"{name}_negate": 0, f"{name}_abs": 0})), title="source")
-
-
 CONDITION = SubTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0),
                       case("({test}{test_register}{cc_swizzle})")), title="condition")
 BARE_CONDITION = SubTable((case("{test}{test_register}{cc_swizzle}"),), title="condition")
@@ -129,7 +122,7 @@ OPERANDS = {
     "call_target": Operand("else_offset", CodeAddress(labels_only=True), stand_in=0),
 }
 for _number in range(3):
-    OPERANDS[f"s{_number}"] = _source(_number)
+    OPERANDS.update(source_operands(_number))
     OPERANDS[f"s{_number}_register"] = _register_table(_number)
     OPERANDS[f"s{_number}_index"] = Operand(f"source{_number}_index", Registers({n: (str(n),) for n in range(64)}))
     OPERANDS[f"s{_number}_rindex"] = Operand(f"source{_number}_index",
@@ -263,7 +256,20 @@ def _forms() -> list:
     nop.update(opcode_low=0, opcode_high=0)
     forms.append(form("NOP", name="NOP (unknown opcode)", implied=nop, carries=("end",), extra_words=LITERAL_WORDS,
                       fallback=True))
-    return forms
+    return forms + other_spellings(forms, _other_spellings())
+
+
+def _other_spellings() -> dict[str, list[tuple[str, dict[str, str]]]]:
+    """The opcode table's names and aliases beside the NV name printed, and SUB / ABS (one
+    instruction each: ADD with its second source negated, MOV with its source in bars)."""
+    spellings: dict[str, list[tuple[str, dict[str, str]]]] = {"ADD": [("SUB", {"{s1}": "{s1_negated}"})],
+                                                              "MOV": [("ABS", {"{s0}": "{s0_absolute}"})]}
+    for opcode in FP.values():
+        printed = "IF" if opcode.name == "IFE" else syntax.FP_NV_NAMES.get(opcode.value, opcode.name)
+        for name in (opcode.name, *opcode.aliases):
+            if name != printed:
+                spellings.setdefault(printed, []).append((name, {}))
+    return spellings
 
 
 FRAGMENT = Description(

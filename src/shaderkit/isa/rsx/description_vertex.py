@@ -3,10 +3,12 @@
 This module owns the VP fields (D0..D3 as words 0-3; the 17-bit sources gathered from three
 words), the operand bindings, and :data:`VERTEX`, whose forms are the co-issue of one vector
 operation and one scalar operation (``MUL R0, v[0], c[4] + RCP R1.x, R2.w``, the model's
-issue separator), written in form A exactly as :mod:`.printer` writes it: the slot's
+issue separator), written in form A (the disassembler's text, :mod:`.printer`): the slot's
 suffixes and condition on the first operation shown, a lone scalar MOV as ``NOP + MOV …``,
 an empty slot as ``NOP``. What the text does not show is implied the way cgcomp writes it
-(unused sources 0x1B02, no temp 0x3F, no output 0x1F, …); the end bit is carried.
+(unused sources 0x1B02, no temp 0x3F, no output 0x1F, …); the end bit is carried. Forms
+with an idle unit are fallbacks (an unnamed opcode reads as the unit idle); SUB, ABS and the
+scalar aliases (PUSHA, POPA) are spellings the parser reads and the printer never writes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
                                   Registers, SubTable, case, field, form)
 
 from . import syntax
-from .description import CONDITION_NAMES, Swizzle, WriteMask, bits_in
+from .description import CONDITION_NAMES, Swizzle, WriteMask, bits_in, other_spellings, source_operands
 from .instruction import VP_CONSTANTS, VP_TEMPORARIES
 from .opcodes import VP_SCALAR, VP_VECTOR
 
@@ -81,15 +83,6 @@ def _register_table(number: int) -> SubTable:
                     title="source register", stand_in=((f"{name}_type", 1), (f"{name}_index", 0)))
 
 
-def _source(number: int) -> SubTable:
-    name = f"source{number}"
-    body = f"{{s{number}_register}}"
-    return SubTable((case(f"-|{body}|", **{f"{name}_negate": 1, f"{name}_abs": 1}),
-                     case(f"|{body}|", **{f"{name}_negate": 0, f"{name}_abs": 1}),
-                     case(f"-{body}", **{f"{name}_negate": 1, f"{name}_abs": 0}),
-                     case(body, **{f"{name}_negate": 0, f"{name}_abs": 0})), title="source")
-
-
 OPERANDS = {
     "cc": SubTable((case("", cc_update=0, cc_update_b=0), case("C", cc_update=1, cc_update_b=1, cc_register=0),
                     case("C1", cc_update=1, cc_update_b=1, cc_register=1)), title="CC update",
@@ -126,7 +119,7 @@ OPERANDS = {
     "branch_value": Operand("branch_value", NUMBERS),
 }
 for _number in range(3):
-    OPERANDS[f"s{_number}"] = _source(_number)
+    OPERANDS.update(source_operands(_number))
     OPERANDS[f"s{_number}_register"] = _register_table(_number)
     OPERANDS[f"s{_number}_index"] = Operand(f"source{_number}_index", _numbers(VP_TEMPORARIES), stand_in=0)
     OPERANDS[f"s{_number}_swizzle"] = Operand(f"source{_number}_swizzle", Swizzle(x_in_high_bits=True))
@@ -226,7 +219,15 @@ def _forms() -> list:
                 forms.append(form(" + ".join(parts), implied=implied, carries=("end",),
                                   fallback=vector is None or scalar is None,
                                   overrides=("source2_type",) if flow_target and 2 in slots else (), **fixed))
-    return forms
+    alone = [declared for declared in forms if "+" not in declared.template]  # spellings never co-issued
+    return forms + other_spellings(alone, OTHER_SPELLINGS)
+
+
+# SUB and ABS (one vector instruction each: ADD with its second source negated, MOV with its
+# source in bars) and the scalar opcodes' aliases.
+OTHER_SPELLINGS = {"ADD": [("SUB", {"{s2}": "{s2_negated}"})], "MOV": [("ABS", {"{s0}": "{s0_absolute}"})],
+                   **{opcode.name: [(alias, {}) for alias in opcode.aliases]
+                      for opcode in VP_SCALAR.values() if opcode.aliases}}
 
 
 VERTEX = Description(
