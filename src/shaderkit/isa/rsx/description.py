@@ -161,25 +161,23 @@ class LoopCounts(OperandKind):
         return r"\{[^{}]*\}|c\[\d+\]"
 
 
+SOURCE_SPELLINGS = ("-|{}|", "|{}|", "-{}", "{}")
+
+
 def source_operands(number: int) -> dict[str, SubTable]:
     """Source ``number`` (negation and bars around what its ``s<n>_register`` operand reads) as
     written, and the two pseudo-instruction spellings of it: ``s<n>_negated`` (SUB's second
     operand, which ADD negates) and ``s<n>_absolute`` (ABS's operand, which MOV reads in bars)."""
-    name = f"source{number}"
     body = f"{{s{number}_register}}"
-    negate, absolute = f"{name}_negate", f"{name}_abs"
-    return {
-        f"s{number}": SubTable((case(f"-|{body}|", **{negate: 1, absolute: 1}),
-                                case(f"|{body}|", **{negate: 0, absolute: 1}),
-                                case(f"-{body}", **{negate: 1, absolute: 0}),
-                                case(body, **{negate: 0, absolute: 0})), title="source"),
-        f"s{number}_negated": SubTable((case(f"-|{body}|", **{negate: 0, absolute: 1}),
-                                        case(f"|{body}|", **{negate: 1, absolute: 1}),
-                                        case(f"-{body}", **{negate: 0, absolute: 0}),
-                                        case(body, **{negate: 1, absolute: 0})), title="source"),
-        f"s{number}_absolute": SubTable((case(f"-{body}", **{negate: 1, absolute: 1}),
-                                         case(body, **{negate: 0, absolute: 1})), title="source"),
-    }
+    negate, absolute = f"source{number}_negate", f"source{number}_abs"
+
+    def table(spellings, flags) -> SubTable:
+        return SubTable(tuple(case(written.format(body), **{negate: negated, absolute: barred})
+                              for written, (negated, barred) in zip(spellings, flags)), title="source")
+
+    return {f"s{number}": table(SOURCE_SPELLINGS, ((1, 1), (0, 1), (1, 0), (0, 0))),
+            f"s{number}_negated": table(SOURCE_SPELLINGS, ((0, 1), (1, 1), (0, 0), (1, 0))),
+            f"s{number}_absolute": table(SOURCE_SPELLINGS[2:], ((1, 1), (0, 1)))}
 
 
 def other_spellings(forms, spellings: Mapping[str, Sequence[tuple[str, Mapping[str, str]]]]) -> list:
