@@ -12,14 +12,6 @@ from shaderkit.core.diagnostics import InputError
 from shaderkit.core.model import Description
 from shaderkit.isa import get, names, registration
 
-# Instruction sets not described in core's model yet. Each mark is strict, so the test fails
-# the day the gap closes and the entry must go.
-NOT_YET_DESCRIBED = {
-    name: pytest.mark.xfail(strict=True, reason="RSX is not yet described in core's model (issue 11)")
-    for name in ("rsx-vp", "rsx-fp")
-}
-
-
 def first_row(name: str):
     return next(row for row in table_rows(name) if not isa(name).decode(list(row.words)).is_data)
 
@@ -88,8 +80,7 @@ def test_form_and_fields_tell_the_table_rows_apart(name):
         assert seen.setdefault(key, row.words) == row.words, f"{row.text} reads like {seen[key]}"
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=NOT_YET_DESCRIBED[name]) if name in NOT_YET_DESCRIBED
-                                  else name for name in INSTRUCTION_SETS])
+@pytest.mark.parametrize("name", INSTRUCTION_SETS)
 def test_the_description_is_an_instance_of_cores_model(name):
     assert isinstance(getattr(isa(name), "description", None), Description)
 

@@ -28,11 +28,16 @@ from pathlib import Path
 from shaderkit.core.diagnostics import InputError
 from shaderkit.core.fileio import read_file_bytes
 
+from shaderkit.core.model import Description
+
 from . import face
 from . import image as images
 from .container import ProgramKind
+from .description_fragment import FRAGMENT
+from .description_vertex import VERTEX
 
 KINDS = {"vertex": ProgramKind.VERTEX, "fragment": ProgramKind.FRAGMENT, None: None}
+DESCRIPTIONS = {ProgramKind.VERTEX: VERTEX, ProgramKind.FRAGMENT: FRAGMENT}
 STYLES = ("nv", "rpcs3")
 SOURCE_SUFFIXES = (".vp", ".fp", ".txt", ".s", ".asm")
 
@@ -64,6 +69,8 @@ class Rsx:
     def __init__(self, kind: ProgramKind | None):
         self.kind = kind
         self.name = {None: "rsx", ProgramKind.VERTEX: "rsx-vp", ProgramKind.FRAGMENT: "rsx-fp"}[kind]
+        # Core's model of the kind's instructions; the container-level ``rsx`` decodes no words.
+        self.description: Description | None = DESCRIPTIONS.get(kind)
         # Both container kinds are readable everywhere, so a container of the other kind is
         # refused by what it holds, not by its name.
         self.containers = {images.KIND_SUFFIX[k]: self._container_format(k) for k in ProgramKind}
