@@ -1,6 +1,7 @@
 """The assembler driver's hooks on a toy ISA: statement separators, directives that declare
-aliases, macros that expand to instructions, and block macros that resolve to offsets through
-generated labels."""
+aliases, comment directives, macros that expand to instructions, block macros that resolve to
+offsets through generated labels or carried fields, field overrides after a marker, and a
+finish step over the whole program."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ REGISTERS = Registers({n: (f"R{n}",) for n in range(8)})
 TOY = Description(
     "toy-hooks", word_bits=16, operand_separator=r"\s*,\s*",
     fields={"op": field("15:12"), "a": field("11:9"), "b": field("8:6"), "c": field("5:3"), "target": field("8:0"),
-            "imm": field("8:0", signed=True)},
+            "imm": field("8:0", signed=True), "flags": field("2:0")},
     operands={"a": Operand("a", REGISTERS), "b": Operand("b", REGISTERS), "c": Operand("c", REGISTERS),
               "target": Operand("target", CodeAddress()), "imm": Operand("imm", Immediate())},
     forms=[form("ADD {a}, {b}, {c}", op=1), form("NEG {a}, {b}", op=2), form("JZ {a}, {target}", op=3),
-           form("JMP {target}", op=4), form("LDI {a}, {imm}", op=5)])
+           form("JMP {target}", op=4), form("LDI {a}, {imm}", op=5),
+           # A block whose end no text shows: the driver carries it in from the block's end.
+           form("BLOCK {a}", op=6, carries=("target",))])
 
 
 def declare_temp(call):
@@ -45,8 +48,38 @@ def end_if(call):
     return []
 
 
+def block(call):  # BLOCK r … ENDBLOCK: the statement stands; its carried target is the end
+    end = call.unique_label("endblock")
+    call.data.setdefault("blocks", []).append(end)
+    call.carry("target", end)
+    return None
+
+
+def define_from_comment(call):  # "#def NAME VALUE", which other assemblers skip as a comment
+    name, value = call.argument.split()
+    call.define(name, int(value))
+
+
+def read_flags(text):  # "#! name=value ..." → raw field values
+    values = {}
+    for item in text.split():
+        name, equals, value = item.partition("=")
+        if not equals or not value.isdigit():
+            raise SourceError(f"'{item}' is not name=value", text.index(item) + 1, len(item))
+        values[name] = int(value)
+    return values
+
+
+def stop_after_the_last(call):  # the last instruction gets flag 1, and a 0xffff word follows
+    call.set_fields(len(call.program.instructions) - 1, {"flags": 1})
+    call.append_words([0xFFFF], "end marker")
+
+
 ASSEMBLER = Assembler(TOY, comment_prefixes=("#",), statement_separator=";",
-                      directives={"TEMP": declare_temp}, macros={"SUB": subtract, "IFZ": if_zero, "ENDIF": end_if})
+                      directives={"TEMP": declare_temp}, comment_directives={"#def": define_from_comment},
+                      macros={"SUB": subtract, "IFZ": if_zero, "ENDIF": end_if, "BLOCK": block, "ENDBLOCK": end_if},
+                      override_marker="#!", read_overrides=read_flags)
+FINISHING = Assembler(TOY, comment_prefixes=("#",), finish=stop_after_the_last)
 
 
 def words(source: str) -> list[int]:
@@ -78,3 +111,37 @@ def test_errors_point_at_what_the_user_wrote():
     assert found[0][:2] == (1, 16) and "unknown register 'R9'" in found[0][2]
     assert found[1][:2] == (2, 1) and found[1][2].startswith("in the expansion of 'SUB': unknown register 'R8'")
     assert found[2] == (3, 6, "'1x' is not a name")
+
+
+def test_a_comment_directive_is_read_where_other_comments_are_skipped():
+    assert words("#def K 3\nLDI R0, K  # K is 3\n# def K 4") == words("LDI R0, 3")
+
+
+def test_a_macro_that_keeps_its_statement_sets_a_carried_field_from_a_label():
+    program = words("BLOCK R1\n  LDI R2, 1\n  BLOCK R2\n    LDI R3, 2\n  ENDBLOCK\n  LDI R5, 5\nENDBLOCK\n"
+                    "LDI R4, 4")
+    # The outer block ends at 5, the inner one at 4; the text of neither shows it.
+    assert program == [0x6205, 0x5401, 0x6404, 0x5602, 0x5a05, 0x5804]
+
+
+def test_overrides_after_the_marker_replace_parsed_fields():
+    assert words("ADD R1, R2, R3 #! c=5 flags=2 # a comment after them") == [0x12AA]
+    assert words("ADD R1, R2, R3 #! c=5") == words("ADD R1, R2, R5")
+    assert words("ADD R1, R2, R3 # not overrides #! c=5") == words("ADD R1, R2, R3")
+
+
+def test_override_errors_point_into_the_overrides():
+    with pytest.raises(DiagnosticError) as caught:
+        ASSEMBLER.assemble("ADD R1, R2, R3 #! c=x\nADD R1, R2, R3 #! c=9\nADD R1, R2, R3 #! d=1\n"
+                           "NEG R1, R2; NEG R3, R4 #! c=1", "toy.s")
+    found = [(d.line, d.col, d.message) for d in caught.value.diagnostics]
+    assert found == [(1, 19, "'c=x' is not name=value"), (2, 19, "0x9 does not fit in the 3-bit field c"),
+                     (3, 19, "toy-hooks has no field 'd'"),
+                     (4, 24, "'#!' overrides apply to a line with exactly one instruction")]
+
+
+def test_the_finish_step_sets_fields_of_the_whole_program_and_appends_words():
+    program = FINISHING.assemble("ADD R1, R2, R3\nADD R1, R2, R3", "toy.s")
+    assert program.words == [0x1298, 0x1299, 0xFFFF]
+    assert program.instructions[-1].address == 2 and program.instructions[-1].note == "end marker"
+    assert program.diagnostic(2, "here").line == 2

@@ -7,8 +7,10 @@ then encoding) and the collection of *every* error with its file, line and colum
 Instruction text itself is parsed by the ISA's :class:`~shaderkit.core.model.Description`.
 
 ISA packages adapt the driver with ``line_aliases`` (whole lines that stand for a
-directive, such as TPP's ``##devMode##``) and inspect the resulting :class:`Program`
-for machine limits, reporting problems through :meth:`Program.error_at`.
+directive, such as TPP's ``##devMode##``) and the hooks of :mod:`.asm_hooks` (statement
+separators, their own directives, comment directives, macros, carried fields, field overrides
+and a finish step), and inspect the resulting :class:`Program` for machine limits, reporting
+problems through :meth:`Program.error_at`.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .asm_hooks import (DirectiveCall, DirectiveHandler, MacroCall, MacroHandler, PassState, expansion_error,
-                        split_statements, substitute_aliases)
+from .asm_hooks import (DirectiveCall, DirectiveHandler, FinishCall, FinishHandler, MacroCall, MacroHandler,
+                        OverrideReader, PassState, expansion_error, split_statements, substitute_aliases)
 from .diagnostics import Diagnostic, DiagnosticError, InputError, SourceError
 from .expr import evaluate
 from .fileio import read_file_bytes
@@ -68,6 +70,7 @@ class Program:
     warnings: list[Diagnostic] = field(default_factory=list)
     # Where each label or constant was defined: name → (line, column).
     definitions: dict[str, tuple[SourceLine, int]] = field(default_factory=dict)
+    state: PassState = field(default_factory=PassState)  # what the hooks kept in the pass
 
     @property
     def words(self) -> list[int]:
@@ -111,19 +114,30 @@ def read_source_file(path: Path) -> str:
 class Assembler:
     """The two-pass driver for one description; the keyword arguments are the ISA's hooks
     (:mod:`.asm_hooks`): comment prefixes, whole-line aliases (TPP's ``##devMode##``), a
-    statement separator, its own directives and its macros."""
+    statement separator, its own directives, directives written as comments (keywords
+    starting with a comment prefix), its macros, the marker of field overrides and their
+    reader, and a finish step."""
 
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
                  line_aliases: Mapping[str, str] | None = None, statement_separator: str | None = None,
                  directives: Mapping[str, DirectiveHandler] | None = None,
-                 macros: Mapping[str, MacroHandler] | None = None):
+                 comment_directives: Mapping[str, DirectiveHandler] | None = None,
+                 macros: Mapping[str, MacroHandler] | None = None,
+                 override_marker: str | None = None, read_overrides: OverrideReader | None = None,
+                 finish: FinishHandler | None = None):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
         # Whole lines (compared after stripping) that stand for a directive line.
         self.line_aliases = dict(line_aliases or {})
         self.statement_separator = statement_separator
         self.directives = {self._key(name): handler for name, handler in (directives or {}).items()}
+        self.comment_directives = {self._key(name): handler for name, handler in (comment_directives or {}).items()}
         self.macros = {self._key(name): handler for name, handler in (macros or {}).items()}
+        if (override_marker is None) != (read_overrides is None):
+            raise ValueError("field overrides need both a marker and a reader")
+        self.override_marker = override_marker
+        self.read_overrides = read_overrides
+        self.finish = finish
 
     def _key(self, word: str) -> str:
         return word if self.description.case_sensitive else word.upper()
@@ -138,6 +152,14 @@ class Assembler:
         lines = self._expand(source, filename, reader, errors, depth=0)
         first = self._pass(lines, set(unlocked), errors=None, final=False, origin=origin)
         program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols, origin=origin)
+        if self.finish is not None and not errors:
+            closing = Statement(lines[-1] if lines else SourceLine(filename, 1, ""), "", 1,
+                                program.instructions[-1].address + len(program.instructions[-1].words)
+                                if program.instructions else origin, 0)
+            try:
+                self.finish(FinishCall(program, program.state, self.with_fields, closing))
+            except DiagnosticError as error:
+                errors.extend(error.diagnostics)
         if errors:
             raise DiagnosticError(errors[:MAX_ERRORS])
         return program
@@ -199,13 +221,48 @@ class Assembler:
             lines.extend(self._expand(included, str(path), reader, errors, depth + 1, including, budget))
         return lines
 
-    def _strip_comment(self, text: str) -> str:
+    def _comment_start(self, text: str, start: int = 0) -> int:
+        """Where the first comment at or after ``start`` begins (``len(text)`` for none)."""
         cut = len(text)
         for prefix in self.comment_prefixes:
-            position = text.find(prefix)
+            position = text.find(prefix, start)
             if position != -1:
                 cut = min(cut, position)
-        return text[:cut]
+        return cut
+
+    def _strip_comment(self, text: str) -> str:
+        return text[:self._comment_start(text)]
+
+    def _split_line(self, text: str) -> tuple[str, tuple[str, int] | None, tuple[str, int] | None]:
+        """A line's code, its override text and its comment, each text with its column (the
+        marker of overrides comes before comment prefixes it starts like, such as ``#!``
+        before ``#``)."""
+        overrides = None
+        marker = text.find(self.override_marker) if self.override_marker else -1
+        comment_at = self._comment_start(text)
+        if marker != -1 and marker <= comment_at:
+            start = marker + len(self.override_marker)
+            comment_at = self._comment_start(text, start)
+            overrides = (text[start:comment_at], start + 1)
+            code = text[:marker]
+        else:
+            code = text[:comment_at]
+        comment = (text[comment_at:], comment_at + 1) if comment_at < len(text) else None
+        return code, overrides, comment
+
+    def with_fields(self, instruction: Instruction, values: Mapping[str, int]) -> Instruction:
+        """``instruction`` with raw fields set to ``values`` and encoded again; SourceError
+        (column 1) for a field the description lacks or a value too wide for its field."""
+        fields = self.description.fields
+        for name, value in values.items():
+            if name not in fields:
+                raise SourceError(f"{self.description.name} has no field '{name}'", 1)
+            if not 0 <= value < 1 << fields[name].width:
+                raise SourceError(f"{value:#x} does not fit in the {fields[name].width}-bit field {name}", 1)
+        raw = {**instruction.fields, **values}
+        ordered = tuple((name, raw[name]) for name in fields if name in raw)
+        changed = replace(instruction, raw=ordered)
+        return replace(changed, words=tuple(self.description.encode(changed)))
 
     # -- one pass -----------------------------------------------------------------------
 
@@ -236,7 +293,7 @@ class Assembler:
             program.definitions[name] = (line, column)
             context.symbols[name] = value
 
-        state = PassState()
+        state = program.state
 
         def place(instruction: Instruction | None, statement: Statement, words: tuple[int, ...]) -> None:
             nonlocal address
@@ -247,10 +304,16 @@ class Assembler:
             address += len(words)
 
         for line in lines:
-            body = self._strip_comment(line.text)
+            body, overrides, comment = self._split_line(line.text)
             alias = self.line_aliases.get(line.text.strip())
             if alias is not None:
                 body = alias
+            if comment is not None:
+                try:
+                    self._isa_directive(*comment, line, address, final, state, define, self.comment_directives)
+                except SourceError as error:
+                    report(line, error.col, error.message, error.length)
+            first_of_line = len(program.instructions)
             offset = 0
             while (label := _LABEL.match(body, offset)) is not None:
                 define(label.group(1), address, line, label.start(1) + 1)
@@ -260,19 +323,22 @@ class Assembler:
                 try:
                     if self._directive(text, column, line, context, unlocked, define):
                         continue
-                    if self._isa_directive(text, column, line, address, final, state, define):
+                    if self._isa_directive(text, column, line, address, final, state, define, self.directives):
                         continue
                 except SourceError as error:
                     report(line, error.col, error.message, error.length)
                     continue
                 context.address = address
-                for expanded, from_macro in self._expansions(text, column, line, address, final, state, define,
-                                                              report):
+                expansions, carried = self._expansions(text, column, line, address, final, state, define, report,
+                                                       overrides[0] if overrides else "")
+                for number, (expanded, from_macro) in enumerate(expansions):
                     statement = Statement(line, expanded if from_macro else text, column, address)
                     parsed, back = substitute_aliases(expanded, state.aliases)
                     context.address = address
                     try:
                         instruction = self.description.parse(parsed, context)
+                        if carried and number == 0 and final:
+                            instruction = self._carry(instruction, carried, context)
                         words = self.description.encode(instruction)
                     except SourceError as error:
                         if from_macro:
@@ -284,13 +350,46 @@ class Assembler:
                         report(line, column, str(error))
                         instruction, words = None, (0,) * self.description.words_per_instruction
                     place(instruction, statement, words)
+            if overrides is not None:
+                try:
+                    self._override(program, first_of_line, *overrides)
+                except SourceError as error:
+                    report(line, error.col, error.message, error.length)
         return program
 
+    def _override(self, program: Program, first: int, text: str, column: int) -> None:
+        """Apply a line's field overrides to its one instruction (from index ``first``)."""
+        marker_column = column - len(self.override_marker)
+        if len(program.instructions) - first != 1:
+            raise SourceError(f"'{self.override_marker}' overrides apply to a line with exactly one instruction",
+                              marker_column, len(self.override_marker))
+        try:
+            values = self.read_overrides(text)
+        except SourceError as error:
+            raise SourceError(error.message, column + error.col - 1, error.length) from None
+        try:
+            program.instructions[first] = self.with_fields(program.instructions[first], values)
+        except SourceError as error:
+            start = column + len(text) - len(text.lstrip())
+            raise SourceError(error.message, start, max(1, len(text.strip()))) from None
+
+    def _carry(self, instruction: Instruction, carried: Mapping[str, str], context: ParseContext) -> Instruction:
+        """``instruction`` with the carried fields its macro set, their expressions evaluated
+        (errors point at the statement: the expressions are the macro's, not the user's)."""
+        values = {}
+        for name, expression in carried.items():
+            try:
+                values[name] = evaluate(expression, context.lookup)
+            except SourceError as error:
+                raise SourceError(f"carried field {name}: {error.message}", 1) from None
+        return self.with_fields(instruction, values)
+
     def _isa_directive(self, text: str, column: int, line: SourceLine, address: int, final: bool,
-                       state: PassState, define: Callable[[str, int, SourceLine, int], None]) -> bool:
-        """Hand a directive of the ISA's to its handler; False if ``text`` is none."""
+                       state: PassState, define: Callable[[str, int, SourceLine, int], None],
+                       handlers: Mapping[str, DirectiveHandler]) -> bool:
+        """Hand a directive of the ISA's to its handler in ``handlers``; False if ``text`` is none."""
         name, _, argument = text.partition(" ")
-        handler = self.directives.get(self._key(name))
+        handler = handlers.get(self._key(name))
         if handler is None:
             return False
         argument_column = column + len(text) - len(argument.lstrip()) if argument.strip() else column
@@ -303,20 +402,25 @@ class Assembler:
         return True
 
     def _expansions(self, text: str, column: int, line: SourceLine, address: int, final: bool, state: PassState,
-                    define: Callable[[str, int, SourceLine, int], None], report) -> list[tuple[str, bool]]:
-        """The statements ``text`` stands for: itself, or a macro's expansion (flagged True)."""
+                    define: Callable[[str, int, SourceLine, int], None], report,
+                    hints: str) -> tuple[list[tuple[str, bool]], dict[str, str]]:
+        """The statements ``text`` stands for — itself, or a macro's expansion (flagged True) —
+        and the carried fields the macro set."""
         name, _, argument = text.partition(" ")
         handler = self.macros.get(self._key(name))
         if handler is None:
-            return [(text, False)]
+            return [(text, False)], {}
         call = MacroCall(name, argument.strip(), address, final, state,
-                         lambda symbol, value: define(symbol, value, line, column))
+                         lambda symbol, value: define(symbol, value, line, column), hints)
         try:
-            return [(expanded, True) for expanded in handler(call)]
+            expanded = handler(call)
         except SourceError as error:
             argument_column = column + len(text) - len(argument.lstrip()) if argument.strip() else column
             report(line, argument_column + error.col - 1, error.message, error.length)
-            return []
+            return [], {}
+        if expanded is None:
+            return [(text, False)], call.carried
+        return [(statement, True) for statement in expanded], call.carried
 
     def _directive(self, text: str, column: int, line: SourceLine, context: ParseContext,
                    unlocked: set[str], define: Callable[[str, int, SourceLine, int], None]) -> bool:
@@ -384,5 +488,4 @@ def _read_failure(error: Exception, path: Path) -> str:
 
 
 def _placed(instruction: Instruction, address: int, words: tuple[int, ...]) -> Instruction:
-    from dataclasses import replace
     return replace(instruction, address=address, words=tuple(words))

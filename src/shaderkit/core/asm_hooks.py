@@ -10,7 +10,18 @@ beyond their instructions, and these hooks carry the differences:
   text, as ``TEMP color;`` names a register) and keep state across the pass;
 * **macros**: a mnemonic whose handler returns the statements it stands for (``SUB a, b, c`` →
   ``ADD a, b, -c``), and which may create and place labels, so block keywords (``IF``/``ELSE``/
-  ``ENDIF``) resolve to offsets through the assembler's ordinary two passes.
+  ``ENDIF``) resolve to offsets through the assembler's ordinary two passes. A handler that
+  returns None leaves the statement as written; either way it may set **carried fields** of
+  the first instruction the statement yields (fields no text shows, such as a block's end
+  offset) from an expression evaluated once every label is known;
+* **comment directives**: a comment whose first word is one of the ISA's keywords (``#const
+  c[0] = 1``) is handed to that keyword's handler as a directive, while other assemblers, and
+  the rest of the driver, read it as a comment;
+* **field overrides**: text after a marker (``#! end=1``) ends the statement; the ISA reads it
+  into raw field values, which replace the parsed ones before encoding (the macro handler of
+  the statement sees the text too, as ``hints``);
+* **a finish step** that sees the whole program once the last pass is done, and may set fields
+  of an instruction (an end-of-program bit on the last one) or append data words.
 
 Errors a handler raises are :class:`~shaderkit.core.diagnostics.SourceError` with columns
 counted in the text it was given; the driver places them in the source line. An error inside a
@@ -20,13 +31,18 @@ macro's expansion points at the macro statement and says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .diagnostics import SourceError
+from .model import Instruction, data_item
 from .model.templates import split_operands
 
-__all__ = ["DirectiveCall", "MacroCall", "split_statements", "substitute_aliases"]
+if TYPE_CHECKING:
+    from .asm import Program, Statement
+
+__all__ = ["DirectiveCall", "FinishCall", "MacroCall", "split_statements", "substitute_aliases"]
 
 
 @dataclass
@@ -70,8 +86,18 @@ class DirectiveCall(_Call):
     """A directive statement handed to the ISA's handler (columns in ``argument`` count from 1)."""
 
 
+@dataclass
 class MacroCall(_Call):
-    """A macro statement handed to the ISA's handler, which returns the statements it stands for."""
+    """A macro statement handed to the ISA's handler, which returns the statements it stands
+    for (None: the statement itself). ``hints`` is the text after the line's override marker."""
+
+    hints: str = ""
+    carried: dict[str, str] = field(default_factory=dict)
+
+    def carry(self, field_name: str, expression: str) -> None:
+        """Set carried field ``field_name`` of the first instruction the statement yields to
+        ``expression`` (labels included), evaluated in the final pass."""
+        self.carried[field_name] = expression
 
     def unique_label(self, stem: str) -> str:
         """A fresh label name, the same in both passes (names starting ``__`` are the
@@ -84,8 +110,33 @@ class MacroCall(_Call):
         self._define(name, self.address)
 
 
+@dataclass
+class FinishCall:
+    """The assembled program handed to the ISA's finish step, with the final pass's state."""
+
+    program: Program
+    state: PassState
+    _with_fields: Callable[[Instruction, Mapping[str, int]], Instruction]
+    _closing: Statement  # where words appended after the last instruction are reported
+
+    def set_fields(self, index: int, values: Mapping[str, int]) -> None:
+        """Set raw fields of instruction ``index`` and encode it again."""
+        self.program.instructions[index] = self._with_fields(self.program.instructions[index], values)
+
+    def append_words(self, words: Sequence[int], note: str = "") -> None:
+        """Append ``words`` after the last instruction, as a data item of the source's last line."""
+        instructions = self.program.instructions
+        address = instructions[-1].address + len(instructions[-1].words) if instructions else self._closing.address
+        instructions.append(data_item(tuple(words), address, note))
+        self.program.statements.append(replace(self._closing, address=address, size=len(words)))
+
+
 DirectiveHandler = Callable[[DirectiveCall], None]
-MacroHandler = Callable[[MacroCall], list[str]]
+MacroHandler = Callable[[MacroCall], "list[str] | None"]
+FinishHandler = Callable[[FinishCall], None]
+# Reads the text after the override marker into raw field values (SourceError columns count in
+# that text).
+OverrideReader = Callable[[str], Mapping[str, int]]
 
 
 def split_statements(text: str, separator: str | None) -> list[tuple[str, int]]:
