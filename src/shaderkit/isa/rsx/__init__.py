@@ -13,8 +13,9 @@ Three processor names share this package:
 followed by its literal slot.
 
 Modules: :mod:`.fields` and :mod:`.opcodes` are the declarative description,
-:mod:`.instruction` the instruction values and their views, :mod:`.assembler` /
-:mod:`.printer` / :mod:`.listing` the text forms, :mod:`.container` and :mod:`.image` the files,
+:mod:`.instruction` the instruction values and their views, :mod:`.assembler` (with
+:mod:`.assembly_hints`) / :mod:`.printer` / :mod:`.listing` the text forms, :mod:`.container`
+and :mod:`.image` the files,
 :mod:`.fragment` / :mod:`.vertex` / :mod:`.semantics` / :mod:`.textures` the emulator,
 :mod:`.pipeline` the small renderer, :mod:`.glsl` the decompiler and :mod:`.gl` the GL runner.
 """

@@ -16,8 +16,8 @@ Syntax beyond cgcomp's (documented here, printed by :mod:`.disassembler`):
   ``+`` is the vector unit's, the one right of it the scalar unit's (``NOP + MOV R0.x, v[0];``
   is a scalar-unit MOV). In a form-B listing line (``NNN: …``) every statement on the line is
   part of that one slot.
-* ``#! field=value …`` after a statement sets fields of :mod:`.fields` (values decimal or hex)
-  after the instruction has been built; ``literal=w,w,w,w`` sets the FP literal slot words;
+* ``#! field=value …`` after a statement sets fields of :mod:`.fields` (values decimal or hex,
+  read by :mod:`.assembly_hints`) after the instruction has been built; ``literal=w,w,w,w`` sets the FP literal slot words;
   ``native`` keeps an FP ``LRP``/``LIT``/``POW``/``DDX``/``DDY`` as its single hardware opcode
   instead of expanding it. ``#! trailing w w w w`` after ``END`` appends a slot after the end.
   A plain ``#`` comment may follow the hints on their line.
@@ -57,6 +57,7 @@ from shaderkit.core.suggest import did_you_mean
 
 from . import fields as layout
 from . import syntax
+from .assembly_hints import LITERAL, is_native, literal_words, read_hints
 from .container import ProgramKind
 from .description_fragment import EXPANDED_UNLESS_NATIVE
 from .instruction import (CONDITION_TRUE, VP_CODE_SLOTS, Instruction, Program, fragment_has_literal,
@@ -902,37 +903,15 @@ def _small_integer(operand: _RawOperand, limit: int, what: str) -> int:
 
 
 def parse_hints(text: str, column: int, kind: ProgramKind) -> Hints:
-    """``#! name=value …`` (``text`` is what follows ``#!``, starting at ``column``)."""
-    fields_layout = layout.VP if kind is ProgramKind.VERTEX else layout.FP
-    overrides = []
-    literal = None
-    native = False
-    for match in re.finditer(r"\S+", text):
-        item = match.group()
-        where = column + match.start()
-        if item == "native":
-            native = True
-            continue
-        name, _, value = item.partition("=")
-        if name == "literal" and value:
-            parts = value.split(",")
-            if len(parts) != 4 or not all(re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}|\d{1,10}", part) for part in parts):
-                raise SourceError("literal= takes four 32-bit words, e.g. literal=0x3f800000,0,0,0",
-                                  where, len(item))
-            words = tuple(syntax.parse_int(part) for part in parts)
-            if any(word > 0xFFFFFFFF for word in words):
-                raise SourceError("literal words are 32-bit", where, len(item))
-            literal = words
-            continue
-        if name not in fields_layout.fields or not re.fullmatch(r"0[xX][0-9a-fA-F]{1,10}|\d{1,12}", value):
-            raise SourceError(f"'{item}' is not a hint (field=value, literal=w,w,w,w or native)",
-                              where, len(item))
-        number = syntax.parse_int(value)
-        if number >= 1 << fields_layout.width(name):
-            raise SourceError(f"{number:#x} does not fit in the {fields_layout.width(name)}-bit field {name}",
-                              where, len(item))
-        overrides.append((name, number))
-    return Hints(tuple(overrides), literal, native, Place(column, max(1, len(text.rstrip()))))
+    """``#! name=value …`` (``text`` is what follows ``#!``, starting at ``column``), read by
+    :mod:`.assembly_hints`."""
+    try:
+        values = read_hints(text, kind)
+    except SourceError as error:
+        raise SourceError(error.message, column + error.col - 1, error.length) from None
+    literal = values.pop(LITERAL, None)
+    return Hints(tuple(values.items()), None if literal is None else literal_words(literal), is_native(text),
+                 Place(column, max(1, len(text.rstrip()))))
 
 
 # --- statements --------------------------------------------------------------------------------
