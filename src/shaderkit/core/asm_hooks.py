@@ -20,8 +20,8 @@ beyond their instructions, and these hooks carry the differences:
 * **field overrides**: text after a marker (``#! end=1``) ends the statement; the ISA reads it
   into raw field values, which replace the parsed ones before encoding (the macro handler of
   the statement sees the text too, as ``hints``);
-* **a finish step** that sees the whole program once the last pass is done, and may set fields
-  of an instruction (an end-of-program bit on the last one) or append data words.
+* **a finish step** that sees the whole program once the last pass is done without errors, and
+  may set fields of an instruction (an end-of-program bit on the last one) or append data words.
 
 Errors a handler raises are :class:`~shaderkit.core.diagnostics.SourceError` with columns
 counted in the text it was given; the driver places them in the source line. An error inside a
