@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shaderkit.core.diagnostics import SourceError
-from shaderkit.core.model import (FEWEST_LOST, Annotate, Description, Immediate, Operand, ParseContext, Registers,
+from shaderkit.core.model import (FEWEST_LOST, Annotate, Choice, Description, Immediate, Operand, ParseContext, Registers,
                                   SubTable, case, compile_expression, field, form)
 
 FIELDS = {"vop": field("31:28"), "sop": field("27:24"), "dst": field("23:20"), "src": field("19:16"),
@@ -154,3 +154,42 @@ def test_an_overriding_implied_value_wins_over_the_text():
 def test_a_spelling_only_form_is_read_and_never_printed():
     assert UNITS.encode(UNITS.parse("fetch r3")) == UNITS.encode(UNITS.parse("load r3")) == (0x50300000,)
     assert UNITS.format(UNITS.decode([0x50300000])) == "load r3"
+
+
+SIZED = Description(
+    "sized", word_bits=32, fields={"op": field("31:28"), "size": field("27:26"), "dst": field("23:20")},
+    operands={"size": Operand("size", Choice({0: "b", 1: "w"}), title="size"), "dst": Operand("dst", REG)},
+    forms=[form("ld{size} {dst}", op=1)], operand_separator=r"\s*,\s*")
+
+
+def test_a_known_mnemonic_missing_its_suffix_is_named_as_such():
+    assert SIZED.encode(SIZED.parse("ldw r2")) == (0x14200000,)
+    with pytest.raises(SourceError) as caught:
+        SIZED.parse("ld r2")
+    assert caught.value.message == "'ld' is missing its size (ld{size})" and caught.value.col == 1
+    with pytest.raises(SourceError, match=r"unknown instruction 'ldx' \(did you mean ld[bw]\?\)"):
+        SIZED.parse("ldx r2")
+
+
+PARTS = Description(
+    "parts", word_bits=32,
+    fields={"op": field("31:28"), "copy": field("27:16"), "word": field("11:0"), "high": field("11:8"),
+            "low": field("7:0")},
+    operands={"high": Operand("high", Immediate()), "low": Operand("low", Immediate())},
+    forms=[form("put {high}, {low}", op=1, implied={"copy": "word + 1"})], operand_separator=r"\s*,\s*")
+
+
+def test_an_implied_value_reads_a_field_the_text_set_through_its_parts():
+    assert PARTS.encode(PARTS.parse("put 3, 0x45")) == (0x13460345,)  # copy = word 0x345 + 1
+
+
+OVERLAID = Description(
+    "overlaid", word_bits=32, fields={"op": field("31:28"), "mode": field("27"), "wide": field("11:0"),
+                                      "tag": field("3:0")},
+    operands={"src": SubTable((case("n", mode=0), case("w{wide}", mode=1)), title="source"),
+              "wide": Operand("wide", Immediate()), "tag": Operand("tag", Immediate())},
+    forms=[form("put {src}, {tag}", op=1)], operand_separator=r"\s*,\s*")
+
+
+def test_a_field_left_at_its_default_does_not_overwrite_an_overlapping_one_the_text_set():
+    assert OVERLAID.encode(OVERLAID.parse("put n, 5")) == (0x10000005,)  # the unused wide stays under tag

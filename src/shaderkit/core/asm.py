@@ -259,10 +259,7 @@ class Assembler:
                 raise SourceError(f"{self.description.name} has no field '{name}'", 1)
             if not 0 <= value < 1 << fields[name].width:
                 raise SourceError(f"{value:#x} does not fit in the {fields[name].width}-bit field {name}", 1)
-        raw = {**instruction.fields, **values}
-        ordered = tuple((name, raw[name]) for name in fields if name in raw)
-        changed = replace(instruction, raw=ordered)
-        return replace(changed, words=tuple(self.description.encode(changed)))
+        return self.description.with_fields(instruction, dict(values))
 
     # -- one pass -----------------------------------------------------------------------
 

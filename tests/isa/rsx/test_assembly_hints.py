@@ -14,7 +14,8 @@ from shaderkit.core.diagnostics import SourceError
 from shaderkit.core.model import ParseContext
 from shaderkit.isa.rsx import face
 from shaderkit.isa.rsx import fields as layout
-from shaderkit.isa.rsx.assembly_hints import LITERAL, is_native, literal_words, read_hints
+from shaderkit.isa.rsx.assembly_hints import LITERAL, is_native, read_hints
+from shaderkit.isa.rsx.description import literal_words
 from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.description_fragment import FRAGMENT
 from shaderkit.isa.rsx.description_vertex import VERTEX

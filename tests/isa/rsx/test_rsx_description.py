@@ -182,6 +182,17 @@ OTHER_SPELLINGS = [
     (FRAGMENT_KIND, "PK4UBG R0, R1", "PKG R0, R1"),
     (FRAGMENT_KIND, "LITEX2R R0, R1", "LIFR R0, R1"),
     (FRAGMENT_KIND, "IFE NE.x", "IF NE.x"),
+    # No precision suffix: R, as the old NV spelling has it.
+    (FRAGMENT_KIND, "ADD R1, R0, R1", "ADDR R1, R0, R1"),
+    (FRAGMENT_KIND, "MOV R0, f[TEX0]", "MOVR R0, fragment.texcoord[0]"),
+    (FRAGMENT_KIND, "MULC_SAT_X2 H0.xy, R1, -H2", "MULRC_SAT_X2 H0.xy, R1, -H2"),
+    (FRAGMENT_KIND, "SUB R0, R1, R2", "ADDR R0, R1, -R2"),
+    (FRAGMENT_KIND, "TEX R0, f[TEX0], texture[1], 2D", "TEXR R0, fragment.texcoord[0], texture[1], 2D"),
+    (FRAGMENT_KIND, "TXL R0, f[TEX0].xyzx, texture[0], 2D", "TXLR R0, fragment.texcoord[0].xyzx, texture[0], 2D"),
+    # Suffixes on names that print without them: written into the bits, which print as hints.
+    (FRAGMENT_KIND, "PK2HH R0, R1", "PK2H R0, R1"),
+    (FRAGMENT_KIND, "PK2R R0, R1", "PK2H R0, R1"),
+    (FRAGMENT_KIND, "NOPRC_SAT_X2", "NOP"),
 ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import cached_property
 
 from ..diagnostics import SourceError
@@ -154,18 +155,47 @@ class StatementParser:
         for compiled, reason in self._unavailable:
             if self._head_regex[id(compiled)].match(head):
                 return SourceError(f"'{compiled.form.mnemonic}' {reason}", column, len(head))
-        # Bare mnemonics listed first win ties: ADX suggests ADD rather than ADDEQ.
-        hint = did_you_mean(head, [DATA, *(c.form.mnemonic for c in self._compiled), *self._spelled_mnemonics])
+        # A known mnemonic whose token wants more (a suffix no spelling leaves out): "did you
+        # mean ADD?" for 'ADD' would be false, so name what is missing.
+        written = self._mnemonic_key(head)
+        for compiled in self._compiled:
+            if self._mnemonic_key(compiled.form.mnemonic) == written:
+                return self._missing_suffix(compiled, head, column)
+        # Bare mnemonics listed first win ties: ADX suggests ADD rather than ADDEQ (a bare
+        # mnemonic only where it reads by itself, so the suggestion is never refused).
+        spelled = self._spelled_mnemonics
+        readable = set(spelled)
+        bare = [c.form.mnemonic for c in self._compiled if c.form.mnemonic in readable]
+        hint = did_you_mean(head, [DATA, *bare, *spelled])
         return SourceError(f"unknown instruction '{head}'{hint}", column, len(head))
+
+    def _missing_suffix(self, compiled, head: str, column: int) -> SourceError:
+        """"'ADD' is missing its precision (ADD{precision}{cc})": the placeholders of the
+        first form's mnemonic token that cannot be left empty."""
+        token = compiled.template.head
+        missing = [self.operands[slot.name].title or slot.name for slot in token.slots
+                   if not self._reads_as(slot.name, "", ParseContext(final=False))]
+        written = "".join(piece if isinstance(piece, str) else f"{{{piece.name}}}" for piece in token.pieces)
+        what = f"is missing its {' and '.join(missing)}" if missing else "does not read"
+        return SourceError(f"'{head}' {what} ({written})", column, len(head))
+
+    def _mnemonic_key(self, text: str) -> str:
+        return text if self.case_sensitive else text.upper()
 
     @cached_property
     def _spelled_mnemonics(self) -> list[str]:
-        """Every way a mnemonic token can be written, modifiers such as ``ADDLT`` included."""
+        """Every way a mnemonic token can be written, modifiers such as ``ADDLT`` included
+        (a modifier left out only where it may be)."""
         spelled = []
+        empty = ParseContext(final=False)
         for compiled in self._compiled:
             heads = [""]
             for piece in compiled.template.head.pieces:
-                options = (piece,) if isinstance(piece, str) else ("", *self.operands[piece.name].spellings())
+                if isinstance(piece, str):
+                    options = (piece,)
+                else:
+                    omitted = ("",) if self._reads_as(piece.name, "", empty) else ()
+                    options = (*omitted, *self.operands[piece.name].spellings())
                 heads = [head + option for head in heads for option in options]
             spelled.extend(heads)
         return spelled
@@ -311,10 +341,11 @@ class StatementParser:
                 fields[name] = expression(_WithDefaults(fields, declared_fields)) & ((1 << declared_fields[name].width) - 1)
         owned = [name for slot in compiled.slots for name in self.operands[slot.name].fields_set(self)]
         owned += [name for predicate in compiled.predicates.values() for name in sorted(predicate.fields)]
-        for name in owned:
-            fields.setdefault(name, declared_fields[name].default or 0)
+        # Defaults go in first: a field left at its default never overwrites bits the statement
+        # set through a field overlapping it (a branch operand over a source's index).
+        defaults = {name: declared_fields[name].default or 0 for name in owned if name not in fields}
         value = compiled.match
-        for name, raw in fields.items():
+        for name, raw in [*defaults.items(), *fields.items()]:
             value = declared_fields[name].write(value, raw)
         return Reading(self, value, address)
 
@@ -330,6 +361,27 @@ class StatementParser:
         defaults), as if it had been parsed at ``address``."""
         compiled = self.compiled(declared)
         return self._read_back(compiled, self._reading(compiled, dict(declared.fixed) | dict(fields or {}), address))
+
+    def with_fields(self, instruction: Instruction, values: dict[str, int]) -> Instruction:
+        """``instruction`` (of this description, not data) with raw ``values`` written over its
+        bits, still of its form: a value wins over every field it overlaps (a whole source over
+        its parts), each field reads again from the bits, and the length follows the form's
+        extra words (a literal slot a source now reads)."""
+        compiled = self.compiled(instruction.declaration)
+        before = self._value(self.encode(instruction))
+        after = before
+        for name, raw in values.items():
+            after = self.fields[name].write(after, raw)
+        names = dict.fromkeys([*(name for name, _ in instruction.raw), *values])
+        raw_fields = tuple((name, self.fields[name].read(after)) for name in self.fields if name in names)
+        length = instruction.length + self._extra_words(compiled, after) - self._extra_words(compiled, before)
+        changed = replace(instruction, raw=raw_fields, length=length)
+        return replace(changed, words=tuple(self.encode(changed)))
+
+    def _extra_words(self, compiled, value: int) -> int:
+        if not compiled.form.extra_words:
+            return 0
+        return compiled.extra_words({name: field.read(value) for name, field in self.fields.items()})
 
     def _operand_count_error(self, declared, templates: Sequence[Token], required: int,
                              operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> SourceError:
@@ -378,11 +430,20 @@ def _alignments(absentable: Sequence[bool], count: int) -> Iterator[tuple[bool, 
 
 class _WithDefaults(dict):
     """Raw fields read so far, any other field at its default (or 0): what implied-value
-    expressions see while a statement is parsed."""
+    expressions see while a statement is parsed. A field the statement set through fields
+    overlapping it (a whole source word set through its parts) reads from those bits."""
 
     def __init__(self, fields: dict[str, int], declared: dict):
         super().__init__(fields)
         self._declared = declared
 
     def __missing__(self, name: str) -> int:
-        return self._declared[name].default or 0
+        wanted = self._declared[name]
+        overlapping = [(self._declared[other], raw) for other, raw in self.items()
+                       if self._declared[other].mask & wanted.mask]
+        if not overlapping:
+            return wanted.default or 0
+        value = 0
+        for field, raw in overlapping:
+            value = field.write(value, raw)
+        return wanted.read(value)

@@ -57,7 +57,8 @@ from shaderkit.core.suggest import did_you_mean
 
 from . import fields as layout
 from . import syntax
-from .assembly_hints import LITERAL, is_native, literal_words, read_hints
+from .assembly_hints import LITERAL, is_native, read_hints
+from .description import literal_words
 from .container import ProgramKind
 from .description_fragment import EXPANDED_UNLESS_NATIVE
 from .instruction import (CONDITION_TRUE, VP_CODE_SLOTS, Instruction, Program, fragment_has_literal,

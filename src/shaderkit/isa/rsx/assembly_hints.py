@@ -18,6 +18,7 @@ from shaderkit.core.diagnostics import SourceError
 from . import fields as layout
 from . import syntax
 from .container import ProgramKind
+from .description import literal_value
 
 NATIVE = "native"
 LITERAL = "literal"  # the description's field of the literal slot's four words
@@ -57,12 +58,7 @@ def _literal(parts: list[str], where: int, length: int) -> int:
     words = [syntax.parse_int(part) for part in parts]
     if any(word > 0xFFFFFFFF for word in words):
         raise SourceError("literal words are 32-bit", where, length)
-    return sum(word << (32 * lane) for lane, word in enumerate(words))
-
-
-def literal_words(value: int) -> tuple[int, int, int, int]:
-    """The four words (x first) of a ``literal`` field value."""
-    return tuple((value >> (32 * lane)) & 0xFFFFFFFF for lane in range(LITERAL_LANES))
+    return literal_value(words)
 
 
 def is_native(text: str) -> bool:

@@ -110,14 +110,23 @@ def _float_words(text: str, column: int) -> list[int]:
     return values
 
 
+def literal_words(value: int) -> tuple[int, int, int, int]:
+    """The four 32-bit words (x first) of a 128-bit literal value."""
+    return tuple((value >> (32 * lane)) & 0xFFFFFFFF for lane in range(4))
+
+
+def literal_value(words) -> int:
+    """The 128-bit literal value of four 32-bit words (x first)."""
+    return sum(word << (32 * lane) for lane, word in enumerate(words))
+
+
 class FloatVector(OperandKind):
     """A literal vec4 (128 raw bits, x in the low word): ``{1, 0, 0.5, 2}``; on input also
     ``{0.5}`` (every lane), ``{a, b}`` / ``{a, b, c}`` (ARB: y, z = 0 and w = 1) and the listing's
     ``{0x3f800000(1), …}``."""
 
     def format(self, value: int) -> str:
-        words = [(value >> (32 * lane)) & 0xFFFFFFFF for lane in range(4)]
-        return "{" + ", ".join(syntax.float_text(word) for word in words) + "}"
+        return "{" + ", ".join(syntax.float_text(word) for word in literal_words(value)) + "}"
 
     def parse(self, text: str, context: ParseContext) -> int:
         if not (text.startswith("{") and text.endswith("}")):
@@ -128,7 +137,7 @@ class FloatVector(OperandKind):
         if len(values) == 1:
             values = values * 4
         values = values + [0, 0, 0, syntax.float_bits_of(1.0)][len(values):]
-        return sum(word << (32 * lane) for lane, word in enumerate(values))
+        return literal_value(values)
 
     def pattern(self) -> str:
         # c[k]: the name a program-level printer gives the literal (``names``).
@@ -148,14 +157,14 @@ class LoopCounts(OperandKind):
         return "{" + ", ".join(str((value >> shift) & 0xFF) for shift in (0, 8, 16)) + "}"
 
     def parse(self, text: str, context: ParseContext) -> int:
-        found = re.fullmatch(r"\{\s*(\d+)\s*(?:,\s*(\d+)\s*,\s*(\d+)\s*)?\}", text)
-        if found is None or (self.count_only and found.group(2)) or (not self.count_only and not found.group(2)):
-            wanted = "{count}" if self.count_only else "{count, start, step}"
-            raise SourceError(f"expected {wanted}, got '{text}'", 1, len(text))
-        numbers = [int(group) for group in found.groups() if group is not None]
-        if any(number > 255 for number in numbers):
+        """The counts are the x, y and z lanes of a constant vector, as a ``#const`` line holds
+        them (``{3, 0, 1, 0}``; ``{3, 0, 1}`` and ``{4}`` widen as every literal does), each
+        truncated to a whole number; REP reads x alone."""
+        lanes = [syntax.bits_to_float(word) for word in literal_words(FloatVector().parse(text, context))]
+        counts = lanes[:1] if self.count_only else lanes[:3]
+        if not all(0 <= value <= 255 for value in counts):  # NaN fails too
             raise SourceError("count, start and step must be 0..255", 1, len(text))
-        return sum(number << (8 * index) for index, number in enumerate(numbers))
+        return sum(int(value) << (8 * index) for index, value in enumerate(counts))
 
     def pattern(self) -> str:
         return r"\{[^{}]*\}|c\[\d+\]"

@@ -14,6 +14,8 @@ the assembler driver sets them from the program around the instruction.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FEWEST_LOST, Operand, Registers,
                                   SubTable, case, field, form)
 
@@ -30,6 +32,18 @@ FLOW_PRECISION_H = frozenset({0x42, 0x43, 0x44})  # IFE, LOOP, REP carry OPDEST 
 # Opcodes the assembler writes as several instructions (as cgcomp does) unless a statement is
 # marked ``#! native``; the disassembler marks them so.
 EXPANDED_UNLESS_NATIVE = frozenset({"POW", "LRP", "LIT", "DDX", "DDY"})
+SUFFIX_FIELDS = ("precision", "set_cc", "set_cc_register", "saturate", "scale")  # what a mnemonic suffix sets
+
+
+class Precision(Choice):
+    """The precision suffix (R, H, X); left out, as the old NV spelling ``ADD`` has it, it reads
+    as R, the precision cgcomp writes for an instruction without one. It always prints."""
+
+    def parse(self, text, context):
+        return 0 if text == "" else super().parse(text, context)
+
+    def pattern(self) -> str:
+        return f"(?:{super().pattern()})?"
 
 
 def _source_fields(number: int, word: int) -> dict[str, object]:
@@ -96,7 +110,7 @@ CONDITION = SubTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0)
 BARE_CONDITION = SubTable((case("{test}{test_register}{cc_swizzle}"),), title="condition")
 
 OPERANDS = {
-    "precision": Operand("precision", Choice({0: "R", 1: "H", 2: "X"}), stand_in=0),
+    "precision": Operand("precision", Precision({0: "R", 1: "H", 2: "X"}), stand_in=0),
     "cc": SubTable((case("", set_cc=0), case("C", set_cc=1, set_cc_register=0),
                     case("C1", set_cc=1, set_cc_register=1)), title="CC update"),
     "saturate": Operand("saturate", Choice({0: "", 1: "_SAT"})),
@@ -202,14 +216,28 @@ def _arithmetic_forms(opcode) -> list:
             implied["source1_abs"] = "source0_abs"
         forms.append(form(template, name=f"{name} {' '.join(map(str, slots))}".strip(), implied=implied,
                           carries=("end",), extra_words=LITERAL_WORDS, **_opcode_fields(opcode.value)))
+    if not precision:
+        forms += [_suffixed(declared, "{precision}", ("precision",)) for declared in forms]
     return forms
+
+
+def _suffixed(declared, suffixes: str, fields: tuple[str, ...]):
+    """A spelling-only copy of ``declared`` whose mnemonic takes ``suffixes`` (fields the
+    printed name leaves at cgcomp's value): the old grammar reads a precision, CC update,
+    saturation and scale after every arithmetic name, and writes them (``PK4BH``, ``NOPRC``)."""
+    mnemonic = declared.mnemonic
+    template = mnemonic + suffixes + declared.template[len(mnemonic):]
+    implied = {name: value for name, value in declared.implied if name not in fields}
+    return replace(declared, template=template, implied=tuple(implied.items()), spelling_only=True,
+                   name=f"{declared.name or mnemonic} (with {suffixes})")
 
 
 def _bare_form(opcode) -> list:
     implied = _implied(opcode.value, (), False, destination=False)
     if opcode.name != "KIL":
-        return [form(opcode.name, implied=implied, carries=("end",), extra_words=LITERAL_WORDS,
-                     **_opcode_fields(opcode.value))]
+        bare = form(opcode.name, implied=implied, carries=("end",), extra_words=LITERAL_WORDS,
+                    **_opcode_fields(opcode.value))
+        return [bare, _suffixed(bare, "{precision}{cc}{saturate}{scale}", SUFFIX_FIELDS)]
     for kept in ("condition", "cc_swizzle", "test_cc_register"):
         implied.pop(kept)
     return [form("KIL {bare_condition?}", implied=implied, carries=("end",), extra_words=LITERAL_WORDS,

@@ -1,7 +1,8 @@
 """Single RSX instructions through the generic face of an instruction set (``rsx-vp``, ``rsx-fp``).
 
 This module owns the adapter between the RSX toolchain (whole programs: :mod:`.instruction`,
-:mod:`.assembler`, :mod:`.printer`, :mod:`.disassembler`) and the per-instruction face every
+:mod:`.printer`, :mod:`.disassembler`; statements through the descriptions of
+:mod:`.description_vertex` and :mod:`.description_fragment`) and the per-instruction face every
 ISA object offers: ``decode``, ``encode``, ``format`` and ``parse``.
 
 **Words.** A word is a *normalised* 32-bit word, the representation every other RSX module
@@ -20,26 +21,33 @@ bits), LOOP/REP counts inline (``LOOP {3, 0, 1, 0}``), a branch or call target a
 (the label a listing gives that slot), and what the text cannot show by itself — the end bit,
 IF/LOOP end offsets (which a program gets from its ELSE/ENDIF lines), don't-care bits — as
 ``#!`` hints, exactly as the disassembler does. ``parse`` reads that text with the same
-conventions; a statement that expands to several instructions (POW, LRP …) is refused.
+conventions through the description, the hints written over the built instruction (core's
+field overrides); an FP statement the assembler expands to several instructions (POW, LRP …
+without ``#! native``) is refused, and VP POW / LRP are no instruction of the description.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 
+from shaderkit.core.asm import Assembler
 from shaderkit.core.diagnostics import SourceError
+from shaderkit.core.model import ParseContext
 
 from . import fields as layout
 from . import syntax
-from .assembler import EncodingContext, Names, expand, parse_hints, parse_statement
-from .assembler import encode as encode_statement
+from .assembly_hints import is_native, read_hints
 from .container import ProgramKind
+from .description_fragment import EXPANDED_UNLESS_NATIVE, FRAGMENT
+from .description_vertex import VERTEX
 from .printer import TARGET_SLOTS, EverySlot, Spelling, statement_line
+from .printer import _expands as expands_unless_native  # the printer's rule for '#! native'
 from .instruction import Instruction, fragment_has_literal
-from .syntax import TokenStream
+
+DESCRIPTIONS = {ProgramKind.VERTEX: VERTEX, ProgramKind.FRAGMENT: FRAGMENT}
 
 DATA = ".word"
 LITERAL_WORDS = 4
@@ -126,32 +134,6 @@ def encode(instruction: RsxInstruction) -> tuple[int, ...]:
 # --- text ----------------------------------------------------------------------------------------
 
 
-class _SlotLabels(Mapping[str, int]):
-    """The labels standalone text may name: ``L<slot>`` is slot ``<slot>``, for every slot a
-    target field can hold (a listing gives each target such a label)."""
-
-    def __init__(self, slots: int):
-        self.slots = slots
-
-    def __getitem__(self, name: str) -> int:
-        match = re.fullmatch(r"L(\d{1,10})", name)
-        if match is None or int(match.group(1)) >= self.slots:
-            raise KeyError(name)
-        return int(match.group(1))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())  # every slot has a name; none is worth listing
-
-    def __len__(self) -> int:
-        return 0
-
-
-def _standalone_context(kind: ProgramKind) -> EncodingContext:
-    """No declared constants, no enclosing blocks, not the last instruction: what a statement
-    means on its own (the end bit and block offsets then come from hints)."""
-    return EncodingContext(kind, {}, labels=_SlotLabels(TARGET_SLOTS[kind]))
-
-
 def _inline_vector(words: Sequence[int]) -> str:
     return "{" + ", ".join(syntax.float_text(word) for word in words) + "}"
 
@@ -189,6 +171,14 @@ def _split_hints(text: str) -> tuple[str, str | None, int]:
     return text[:position], hints if comment < 0 else hints[:comment], position + 3
 
 
+def _slot_labels(text: str, kind: ProgramKind) -> dict[str, int]:
+    """The labels standalone text names: ``L<slot>`` is slot ``<slot>``, for every slot a target
+    field can hold (a listing gives each target such a label)."""
+    unit = layout.INSTRUCTION_WORDS if kind is ProgramKind.FRAGMENT else 1  # FP targets are word offsets
+    slots = (syntax.small_decimal(digits) for digits in re.findall(r"\bL(\d+)\b", text))
+    return {f"L{slot}": slot * unit for slot in slots if slot is not None and slot < TARGET_SLOTS[kind]}
+
+
 def parse(kind: ProgramKind, text: str) -> RsxInstruction:
     """One statement (``;`` optional) of form A text with standalone conventions; SourceError."""
     code, hint_text, hint_column = _split_hints(text)
@@ -197,19 +187,21 @@ def parse(kind: ProgramKind, text: str) -> RsxInstruction:
         body = body[:-1]
     if ";" in body:
         raise SourceError("one statement only: a second one follows ';'", body.index(";") + 1)
-    stream = TokenStream(syntax.tokenize(body))
-    statement = parse_statement(stream, kind, Names())
-    if stream.peek().kind != "end":
-        raise stream.error("expected ',' or the end of the statement")
+    description = DESCRIPTIONS[kind]
+    instruction = description.parse(body, ParseContext(symbols=_slot_labels(body, kind)))
+    native = hint_text is not None and is_native(hint_text)
+    if expands_unless_native(instruction, kind) and not native:
+        head = len(body) - len(body.lstrip()) + 1
+        raise SourceError(f"{instruction.mnemonic} expands to several instructions; one statement here is one "
+                          f"instruction (add '#! native' for the single hardware opcode)",
+                          head, len(instruction.mnemonic))
     if hint_text is not None:
-        statement = replace(statement, hints=parse_hints(hint_text, hint_column, kind))
-    pieces = expand(statement, 0, kind)
-    if len(pieces) != 1:
-        name = statement.operations[0].name
-        native = " (add '#! native' for the single hardware opcode)" if name in ("LRP", "LIT", "POW", "DDX", "DDY") \
-            and kind is ProgramKind.FRAGMENT else ""
-        raise statement.place.error(f"{name} expands to {len(pieces)} instructions; one statement here "
-                                    f"is one instruction{native}")
-    encoded = encode_statement(pieces[0], _standalone_context(kind))
-    return RsxInstruction(kind, tuple(encoded.words) + tuple(encoded.literal or ()))
-
+        if native and not (kind is ProgramKind.FRAGMENT and instruction.mnemonic in EXPANDED_UNLESS_NATIVE):
+            raise SourceError("'native' applies only to fragment LRP, LIT, POW, DDX and DDY", hint_column,
+                              max(1, len(hint_text.rstrip())))
+        try:
+            values = read_hints(hint_text, kind)
+        except SourceError as error:
+            raise SourceError(error.message, hint_column + error.col - 1, error.length) from None
+        instruction = Assembler(description).with_fields(instruction, values)
+    return RsxInstruction(kind, tuple(description.encode(instruction)))
