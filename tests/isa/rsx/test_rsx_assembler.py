@@ -37,8 +37,18 @@ def errors(source: str, **options) -> list[tuple[int, int, str]]:
 
 
 def test_vertex_sub_and_abs_are_single_instructions():
-    assert body(VP + "SUB R1, R0, vertex.position;\nABS R2, -R1.x;\nEND\n") == [
-        "ADD R1, R0, -vertex.position;", "MOV R2, -|R1.x|;"]
+    assert body(VP + "SUB R1, R0, vertex.position;\nABS R2, R1.x;\nEND\n") == [
+        "ADD R1, R0, -vertex.position;", "MOV R2, |R1.x|;"]
+
+
+def test_abs_drops_the_sign_of_its_source():
+    """abs applies before negate (spec 3.8): ABS of -a is |a|, not -|a|."""
+    assert body(VP + "ABS R2, -R1.x;\nABS R3, -|R1|;\nEND\n") == ["MOV R2, |R1.x|;", "MOV R3, |R1|;"]
+    assert body(FP + "ABSR R0, -R1.xy;\nEND\n") == ["MOVR R0, |R1.xyyy|;"]
+    # A declared name's own sign is inside the bars too.
+    assert body(VP + "ATTRIB flipped = -vertex.normal;\nABS R0, flipped;\nMOV R1, |flipped|;\n"
+                     "MOV R2, -flipped;\nEND\n") == [
+        "MOV R0, |vertex.normal|;", "MOV R1, |vertex.normal|;", "MOV R2, vertex.normal;"]
 
 
 def test_vertex_pow_and_lrp_use_the_next_free_temp():

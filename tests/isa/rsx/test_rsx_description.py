@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from shaderkit.core.binfmt import read_words
 from shaderkit.core.model import ParseContext
 from shaderkit.isa.rsx import disassembler as old
-from shaderkit.isa.rsx.assembler import EncodingContext, Names, assemble, encode, expand, parse_statement
+from shaderkit.isa.rsx.assembler import EncodingContext, Names, assemble, encode, expand, read_statement
 from shaderkit.isa.rsx.container import UCODE_BYTE_ORDER, ProgramKind, read_container
 from shaderkit.isa.rsx.description import hints, value_names
 from shaderkit.isa.rsx.description_fragment import FRAGMENT
@@ -35,7 +35,6 @@ from shaderkit.isa.rsx.description_vertex import HINT_FIELDS as VERTEX_HINTS
 from shaderkit.isa.rsx.description_vertex import VERTEX
 from shaderkit.isa.rsx.instruction import Program, decode_program, fragment_has_literal
 from shaderkit.isa.rsx.printer import outline
-from shaderkit.isa.rsx import syntax
 from conftest import REPOSITORY_ROOT, golden_dir
 
 VERTEX_KIND, FRAGMENT_KIND = ProgramKind.VERTEX, ProgramKind.FRAGMENT
@@ -88,7 +87,7 @@ def check_program(program: Program, parameters=()) -> int:
         # What the old assembler makes of the statement, and what the description makes of it.
         context = EncodingContext(kind, declarations.values, labels={name: slot for slot, name in label_slots.items()},
                                   flow=structure.targets.get(instruction.slot), last=instruction is last)
-        statement = parse_statement(syntax.TokenStream(syntax.tokenize(text)), kind, Names())
+        statement = read_statement(text, kind, Names())
         expected = encode(statement, context, apply_hints=False)
         expected_words = expected.words + (expected.literal or ())
         symbols = {name: (slot if kind is VERTEX_KIND else slot * 4) for slot, name in label_slots.items()}
@@ -171,12 +170,12 @@ OTHER_SPELLINGS = [
     (VERTEX_KIND, "SUB R0, R1, R2", "ADD R0, R1, -R2"),
     (VERTEX_KIND, "SUBC_SAT R0.x, -R1, v[0]", "ADDC_SAT R0.x, -R1, -vertex.position"),
     (VERTEX_KIND, "SUB R0, R1, |R2|", "ADD R0, R1, -|R2|"),
-    (VERTEX_KIND, "ABS o[1].xy(NE.x), -c[3]", "MOV result.color.xy(NE.x), -|c[3]|"),
+    (VERTEX_KIND, "ABS o[1].xy(NE.x), -c[3]", "MOV result.color.xy(NE.x), |c[3]|"),
     (VERTEX_KIND, "PUSHA v[0]", "PSH vertex.position"),
     (VERTEX_KIND, "POPA", "POP"),
     (FRAGMENT_KIND, "SUBR R0, {1, 2, 3, 4}, R1", "ADDR R0, {1, 2, 3, 4}, -R1"),
     (FRAGMENT_KIND, "SUBX_SAT H2.xy(GT.y), -|f[TEX0]|, -|R1|", "ADDX_SAT H2.xy(GT.y), -|fragment.texcoord[0]|, |R1|"),
-    (FRAGMENT_KIND, "ABSH H0, -R1.x", "MOVH H0, -|R1.x|"),
+    (FRAGMENT_KIND, "ABSH H0, -R1.x", "MOVH H0, |R1.x|"),
     (FRAGMENT_KIND, "PK2 R0, R1", "PK2H R0, R1"),
     (FRAGMENT_KIND, "REFLR R0, R1, R2", "RFLR R0, R1, R2"),
     (FRAGMENT_KIND, "PK4UBG R0, R1", "PKG R0, R1"),
@@ -201,7 +200,7 @@ def test_other_spellings_read_as_the_old_assembler_reads_them(kind, text, printe
     """Pseudo-instructions of one instruction (SUB, ABS) and opcode aliases: the words are the old
     assembler's, and they print under the one name the disassembler uses."""
     description = VERTEX if kind is VERTEX_KIND else FRAGMENT
-    pieces = expand(parse_statement(syntax.TokenStream(syntax.tokenize(text)), kind, Names()), 0, kind)
+    pieces = expand(read_statement(text, kind, Names()), 0, kind, Names())
     expected = encode(pieces[0], EncodingContext(kind, {}, labels={}), apply_hints=False)
     words = description.encode(description.parse(text))
     assert len(pieces) == 1 and words == expected.words + (expected.literal or ())

@@ -6,9 +6,10 @@ proceeds in three steps: every line is parsed into declarations, labels, block k
 :class:`Statement` values (an instruction as written, with its operands resolved to register
 files and indices); macros are expanded (VP ``SUB``/``ABS``/``POW``/``LRP``, FP ``SUB``/``ABS``/
 ``POW``/``LRP``/``LIT`` and ``DDX``/``DDY`` writing z or w, through a scratch temp = the next R
-index after the program's own temps, spec 5.1); then :func:`encode` turns each statement into its
-words, filling every bit the text does not show exactly as PSL1GHT cgcomp does, so the 22
-``asm`` goldens come out byte-identical.
+index after the program's own temps, spec 5.1) by :mod:`.assembly_macros`, whose statement texts
+are parsed in turn (an error in them points at the macro's statement); then :func:`encode` turns
+each statement into its words, filling every bit the text does not show exactly as PSL1GHT
+cgcomp does, so the 22 ``asm`` goldens come out byte-identical.
 
 Syntax beyond cgcomp's (documented here, printed by :mod:`.disassembler`):
 
@@ -27,7 +28,8 @@ Syntax beyond cgcomp's (documented here, printed by :mod:`.disassembler`):
   A0.x`` and ``CAL A0.x`` the register forms 0x08 and 0x0A; ``BRB label, bit, value`` and
   ``CLB …`` branch on TRANSFORM_BRANCH_BITS; FP ``CAL label`` holds the label's word offset.
 * Scale suffixes ``_X2 _X4 _X8 _D2 _D4 _D8`` after ``_SAT`` (FP dst scale, SRC1 28-30).
-* FP ``SUB`` and ``ABS`` become ``ADD a, -b`` and ``MOV |a|`` (cgcomp emits nothing for them).
+* FP ``SUB`` and ``ABS`` become ``ADD a, -b`` and ``MOV |a|`` (cgcomp emits nothing for them);
+  ABS drops the sign of its source, VP and FP alike (``|-a|`` is ``|a|``).
 * Declared names: ``TEMP``/``LONG TEMP`` names take the lowest R index no hardware register name
   in the program uses (``SHORT TEMP``: the H registers stored there), ``ADDRESS`` names A0/A1,
   ``OUTPUT x = …`` and ``ATTRIB x = …`` are aliases, ``PARAM x = c[N]`` a constant; other
@@ -52,15 +54,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from shaderkit.core.asm import SourceLine
+from shaderkit.core.asm_hooks import expansion_error
 from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
+from shaderkit.core.model.templates import split_operands
 from shaderkit.core.suggest import did_you_mean
 
 from . import fields as layout
 from . import syntax
 from .assembly_hints import LITERAL, is_native, read_hints
+from .assembly_macros import NATIVE_MISPLACED, PSEUDO_INSTRUCTIONS, SOURCE_COUNTS, expansion, native_applies
 from .description import literal_words
 from .container import ProgramKind
-from .description_fragment import EXPANDED_UNLESS_NATIVE
 from .instruction import (CONDITION_TRUE, VP_CODE_SLOTS, Instruction, Program, fragment_has_literal,
                           words_to_floats)
 from .opcodes import FP, VP_SCALAR, VP_VECTOR, Opcode, by_name
@@ -74,9 +78,6 @@ FP_NO_DESTINATION = 0x3F
 VP_IDENTITY_CC_SWIZZLE = 0x1B
 FP_IDENTITY_CC_SWIZZLE = 0xE4
 
-VP_MACROS = ("SUB", "ABS", "POW", "LRP")
-FP_MACROS = ("SUB", "ABS")
-# FP opcodes that cgcomp expands unless the statement is marked ``#! native``.
 # cgc / cgcomp perspective rule (spec 3.5): these read a texcoord in src0 with the flag set.
 FP_PERSPECTIVE_OPCODES = frozenset({0x02, 0x05, 0x06, 0x38, 0x39, 0x3A})
 FP_FLOW_PRECISION_H = frozenset({0x42, 0x43, 0x44})  # IFE, LOOP, REP carry OPDEST precision 1
@@ -185,6 +186,7 @@ class Hints:
 class Statement:
     operations: tuple[Operation, ...]
     hints: Hints | None = None
+    text: str = field(default="", compare=False)  # as written, for a macro's expansion
 
     @property
     def place(self) -> Place:
@@ -239,12 +241,12 @@ def _mnemonic_table(kind: ProgramKind) -> dict[str, tuple[str, Opcode | None]]:
         # NV text: BRA/CAL to a label are the immediate forms (cgcomp, spec 2.8).
         table["BRA"] = ("scalar", VP_SCALAR[0x09])
         table["CAL"] = ("scalar", VP_SCALAR[0x0B])
-        for name in VP_MACROS:
+        for name in PSEUDO_INSTRUCTIONS[kind]:
             table[name] = ("vector", None)
     else:
         for name, opcode in by_name(FP).items():
             table[name] = ("fragment", opcode)
-        for name in FP_MACROS:
+        for name in PSEUDO_INSTRUCTIONS[kind]:
             table[name] = ("fragment", None)
     return table
 
@@ -564,7 +566,9 @@ def _read_source(operand: _RawOperand, kind: ProgramKind, names: Names) -> Sourc
     token = operand.path[0][2]
     if index is None and name in names.sources:
         alias = names.sources[name]
-        return replace(alias, negate=alias.negate != operand.negate, absolute=alias.absolute or operand.absolute,
+        # Bars written around the name take the alias's sign inside them: |x| of x = -a is |a|.
+        negate = operand.negate if operand.absolute else alias.negate != operand.negate
+        return replace(alias, negate=negate, absolute=alias.absolute or operand.absolute,
                        place=operand.place).swizzled(swizzle)
     if index is None and name in names.valueless:
         raise operand.place.error(f"PARAM '{name}' has no value we can bind; read a constant "
@@ -737,7 +741,6 @@ def _source_slot_choices(opcode: Opcode, kind: ProgramKind) -> tuple[tuple[int, 
     return (opcode.sources,)
 
 
-MACRO_SOURCES = {"SUB": 2, "ABS": 1, "POW": 2, "LRP": 3, "LIT": 1, "DDX": 1, "DDY": 1}
 # What the operands of the flow-control statements are, by opcode name: (counts, description).
 FLOW_OPERANDS = {"PSH": ((1,), "a source"), "POP": ((0,), ""), "IFE": ((1,), "a condition such as NE.x"),
                  "KIL": ((0, 1), "an optional condition"), "BRK": ((0, 1), "an optional condition"),
@@ -764,7 +767,7 @@ def _operand_counts(mnemonic: _Mnemonic, kind: ProgramKind) -> tuple[tuple[int, 
     if opcode is not None and not _has_destination(mnemonic.unit, opcode):
         return (0,), ""
     if opcode is None:
-        source_counts = (MACRO_SOURCES[mnemonic.name],)
+        source_counts = (SOURCE_COUNTS[mnemonic.name],)
     else:
         source_counts = tuple(len(choice) for choice in _source_slot_choices(opcode, kind))
     sources = "a source" if source_counts == (1,) else _count_words(source_counts, "source")
@@ -980,109 +983,46 @@ def _assign_units(operations: list[Operation], where: Place) -> list[Operation]:
 # --- expansion ---------------------------------------------------------------------------------
 
 
-def expand(statement: Statement, scratch: int, kind: ProgramKind) -> list[Statement]:
-    """Macros and cgcomp's expansions as the statements that encode them."""
+def _temp_limit(kind: ProgramKind) -> int:
+    return syntax.VP_LIMITS["R"] if kind is ProgramKind.VERTEX else syntax.FP_LIMITS["R"]
+
+
+def read_statement(text: str, kind: ProgramKind, names: Names, column: int = 1) -> Statement:
+    """One instruction statement (a co-issued VP pair included, no ';') whose first character is
+    at ``column``; it keeps its text, which is what a macro expands."""
+    stream = TokenStream(syntax.tokenize(text, column))
+    statement = parse_statement(stream, kind, names)
+    if stream.peek().kind != "end":
+        raise stream.error("expected ',' or ';'")
+    return replace(statement, text=text)
+
+
+def expand(statement: Statement, scratch: int, kind: ProgramKind, names: Names) -> list[Statement]:
+    """The statement itself, or the statements its expansion (:mod:`.assembly_macros`, through
+    scratch temp ``R<scratch>``) reads as; errors in them point at the statement."""
     operation = statement.operations[0]
-    native = statement.hints is not None and statement.hints.native
-    if len(statement.operations) == 1 and operation.opcode is None:
-        pieces = _expand_macro(operation, scratch, kind)
-    elif kind is ProgramKind.FRAGMENT and operation.name in EXPANDED_UNLESS_NATIVE and not native and (
-            operation.name not in ("DDX", "DDY") or any(operation.destination.mask[2:])):
-        pieces = _expand_fragment(operation, scratch)
-    else:
-        if native and not (kind is ProgramKind.FRAGMENT and operation.name in EXPANDED_UNLESS_NATIVE):
-            raise statement.hints.place.error("'native' applies only to fragment LRP, LIT, POW, DDX and DDY")
+    hints = statement.hints
+    native = hints is not None and hints.native
+    if native and (len(statement.operations) > 1 or not native_applies(kind, operation.name)):
+        raise hints.place.error(NATIVE_MISPLACED)
+    if len(statement.operations) > 1:
         return [statement]
-    if statement.hints is not None and (statement.hints.fields or statement.hints.literal) and len(pieces) > 1:
-        raise statement.hints.place.error(f"{operation.name} expands to {len(pieces)} instructions; "
-                                          "hints need a single instruction (add 'native' for the "
-                                          "hardware opcode)")
-    hints = statement.hints if len(pieces) == 1 else None
-    return [Statement((piece,), hints) for piece in pieces]
-
-
-def _final(operation: Operation, opcode: Opcode, unit: str, sources, destination=None) -> Operation:
-    """The last piece of an expansion keeps the suffixes and the conditional write."""
-    return replace(operation, opcode=opcode, unit=unit, sources=tuple(sources),
-                   destination=destination or operation.destination)
-
-
-def _piece(operation: Operation, opcode: Opcode, unit: str, destination: Destination, sources) -> Operation:
-    return Operation(opcode.name, unit, opcode, operation.place, precision=operation.precision,
-                     destination=destination, sources=tuple(sources))
-
-
-def _negated(source: Source) -> Source:
-    return replace(source, negate=not source.negate)
-
-
-def _expand_macro(operation: Operation, scratch: int, kind: ProgramKind) -> list[Operation]:
-    operands = [source for _, source in operation.sources]
-    vertex = kind is ProgramKind.VERTEX
-    table = VP_VECTOR if vertex else FP
-    opcodes = by_name(table)
-    unit = "vector" if vertex else "fragment"
-    if operation.name == "SUB":
-        second_slot = 2 if vertex else 1  # VP ADD reads its second operand in slot 2
-        return [_final(operation, opcodes["ADD"], unit, [(0, operands[0]), (second_slot, _negated(operands[1]))])]
-    if operation.name == "ABS":
-        return [_final(operation, opcodes["MOV"], unit, [(0, replace(operands[0], absolute=True))])]
-    temp = Source("R", scratch)
-    if operation.name == "POW":
-        return _pow(operation, operands, scratch, vertex)
-    # LRP d, a, b, c = MAD T, -a, c, c; MAD d, a, b, T
-    mask = operation.destination.mask
-    first = _piece(operation, opcodes["MAD"], unit, Destination("R", scratch, mask),
-                   [(0, _negated(operands[0])), (1, operands[2]), (2, operands[2])])
-    return [first, _final(operation, opcodes["MAD"], unit, [(0, operands[0]), (1, operands[1]), (2, temp)])]
-
-
-def _pow(operation: Operation, operands: list[Source], scratch: int, vertex: bool) -> list[Operation]:
-    """POW d, a, b = LG2 T.x, a; MUL T.x, T.x, b; EX2 d, T.x."""
-    x_only = (True, False, False, False)
-    temp_x = Source("R", scratch, swizzle=(0, 0, 0, 0))
-    if vertex:
-        scalar = by_name(VP_SCALAR)
-        multiply = VP_VECTOR[0x02]
-        return [_piece(operation, scalar["LG2"], "scalar", Destination("R", scratch, x_only), [(2, operands[0])]),
-                _piece(operation, multiply, "vector", Destination("R", scratch, x_only),
-                       [(0, temp_x), (1, operands[1])]),
-                _final(operation, scalar["EX2"], "scalar", [(2, temp_x)])]
-    opcodes = by_name(FP)
-    return [_piece(operation, opcodes["LG2"], "fragment", Destination("R", scratch, x_only), [(0, operands[0])]),
-            _piece(operation, opcodes["MUL"], "fragment", Destination("R", scratch, x_only),
-                   [(0, temp_x), (1, operands[1])]),
-            _final(operation, opcodes["EX2"], "fragment", [(0, temp_x)])]
-
-
-def _expand_fragment(operation: Operation, scratch: int) -> list[Operation]:
-    operands = [source for _, source in operation.sources]
-    opcodes = by_name(FP)
-    if operation.name in ("POW", "LRP"):
-        return _expand_macro(operation, scratch, ProgramKind.FRAGMENT)
-    temp = Source("R", scratch)
-    if operation.name == "LIT":
-        zero = Source("literal", literal=(0, 0, 0, 0))
-        y_w = (False, True, False, True)
-        w_only = (False, False, False, True)
-        source = operands[0]
-        return [_piece(operation, opcodes["MAX"], "fragment", Destination("R", scratch, y_w),
-                       [(0, source.swizzled((0, 0, 0, 1))), (1, zero)]),
-                _piece(operation, opcodes["LG2"], "fragment", Destination("R", scratch, w_only),
-                       [(0, temp.swizzled((3, 3, 3, 3)))]),
-                _piece(operation, opcodes["MUL"], "fragment", Destination("R", scratch, w_only),
-                       [(0, temp.swizzled((3, 3, 3, 3))), (1, source.swizzled((3, 3, 3, 3)))]),
-                _final(operation, opcodes["LIF"], "fragment", [(0, temp.swizzled((1, 1, 3, 3)))])]
-    # DDX/DDY writing z or w: the hardware computes x and y only (spec 3.7).
-    derivative = opcodes[operation.name]
-    source = operands[0]
-    x_y = (True, True, False, False)
-    return [_piece(operation, derivative, "fragment", Destination("R", scratch, x_y),
-                   [(0, source.swizzled((2, 3, 2, 3)))]),
-            _piece(operation, opcodes["MOV"], "fragment", Destination("R", scratch, (False, False, True, True)),
-                   [(0, temp.swizzled((0, 1, 0, 1)))]),
-            _piece(operation, derivative, "fragment", Destination("R", scratch, x_y), [(0, source)]),
-            _final(operation, opcodes["MOV"], "fragment", [(0, temp)])]
+    mnemonic, _, argument = statement.text.strip().partition(" ")
+    operands = [text for text, _ in split_operands(argument, re.compile(r"\s*,\s*"))]
+    written = operation.destination.mask if operation.destination is not None else None
+    texts = expansion(kind, mnemonic, operands, scratch, native=native, written=written)
+    if texts is None:
+        return [statement]
+    if len(texts) > 1 and hints is not None and (hints.fields or hints.literal):
+        raise hints.place.error(f"{operation.name} expands to {len(texts)} instructions; hints need a single "
+                                "instruction (add 'native' for the hardware opcode)")
+    if len(texts) > 1 and scratch >= _temp_limit(kind):
+        raise statement.place.error(f"no temp register is left for the expansion of {operation.name}")
+    try:
+        pieces = [read_statement(text, kind, names) for text in texts]
+    except SourceError as error:
+        raise statement.place.error(expansion_error(operation.name, error)) from None
+    return [replace(piece, hints=hints if len(pieces) == 1 else None) for piece in pieces]
 
 
 # --- encoding ----------------------------------------------------------------------------------
@@ -1411,6 +1351,14 @@ class _Item:
     keyword: str | None = None
     place: Place = NOWHERE
     slot_number: int | None = None  # form-B "NNN:"
+    macro: Statement | None = None  # the statement an expansion piece comes from
+
+    def encoding_error(self, error: SourceError) -> SourceError:
+        """``error`` from encoding this item's statement; a piece's columns count in its
+        expansion's text, so it points at the statement written instead."""
+        if self.macro is None:
+            return error
+        return self.macro.place.error(expansion_error(self.macro.operations[0].name, error))
 
 
 _HEADERS = {"!!ARBvp1.0": ProgramKind.VERTEX, "!!VP2.0": ProgramKind.VERTEX,
@@ -1543,16 +1491,13 @@ class _Assembler:
                         self._declaration(line, statement_text, column)
                 except SourceError as error:
                     self.report(line, error)
-        free = [index for index in range(self._temp_limit()) if index not in hardware_temps]
+        free = [index for index in range(_temp_limit(self.kind)) if index not in hardware_temps]
         for name, file, line, place in self.custom_temps:
             if not free:
                 self.report(line, place.error(f"no temp register left for '{name}'"))
                 continue
             index = free.pop(0)
             self.names.registers[name] = ("H", 2 * index) if file == "H" else ("R", index)
-
-    def _temp_limit(self) -> int:
-        return syntax.VP_LIMITS["R"] if self.kind is ProgramKind.VERTEX else syntax.FP_LIMITS["R"]
 
     def _declaration(self, line: SourceLine, text: str, column: int) -> None:
         stream = TokenStream(syntax.tokenize(text, column))
@@ -1824,10 +1769,7 @@ class _Assembler:
                 self.ended = True
                 return None
             return _Item(line, keyword=word, place=Place.of(first))
-        statement = parse_statement(stream, self.kind, self.names)
-        if stream.peek().kind != "end":
-            raise stream.error("expected ',' or ';'")
-        return _Item(line, statement=statement)
+        return _Item(line, statement=read_statement(chunk, self.kind, self.names, column))
 
     # -- layout: expansion, slots, block and label targets, encoding --
 
@@ -1884,7 +1826,7 @@ class _Assembler:
             try:
                 result = encode(item.statement, context)
             except SourceError as error:
-                self.report(item.line, error)
+                self.report(item.line, item.encoding_error(error))
                 continue
             at = slots[id(item)]
             if item.slot_number is not None and item.slot_number != at:
@@ -1904,16 +1846,13 @@ class _Assembler:
                 expanded.append(item)
                 continue
             try:
-                pieces = expand(item.statement, scratch, self.kind)
+                pieces = expand(item.statement, scratch, self.kind, self.names)
             except SourceError as error:
                 self.report(item.line, error)
                 continue
-            if len(pieces) > 1 and scratch >= self._temp_limit():
-                name = item.statement.operations[0].name
-                self.report(item.line, item.statement.place.error(f"no temp register is left for the expansion "
-                                                                  f"of {name}"))
-            expanded.extend(replace(item, statement=piece, slot_number=item.slot_number if number == 0 else None)
-                            for number, piece in enumerate(pieces))
+            macro = item.statement if pieces != [item.statement] else None
+            expanded.extend(replace(item, statement=piece, slot_number=item.slot_number if number == 0 else None,
+                                    macro=macro) for number, piece in enumerate(pieces))
         return expanded
 
     def _slots(self, expanded: list[_Item], context: EncodingContext
@@ -1931,7 +1870,7 @@ class _Assembler:
             try:
                 slot += 1 if encode(item.statement, context).literal is None else 2
             except SourceError as error:
-                self.report(item.line, error)
+                self.report(item.line, item.encoding_error(error))
                 slot += 1
         marks.append((_Item(SourceLine(self.filename, 0, "")), slot))
         return marks, slots

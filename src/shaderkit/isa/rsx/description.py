@@ -176,7 +176,8 @@ SOURCE_SPELLINGS = ("-|{}|", "|{}|", "-{}", "{}")
 def source_operands(number: int) -> dict[str, SubTable]:
     """Source ``number`` (negation and bars around what its ``s<n>_register`` operand reads) as
     written, and the two pseudo-instruction spellings of it: ``s<n>_negated`` (SUB's second
-    operand, which ADD negates) and ``s<n>_absolute`` (ABS's operand, which MOV reads in bars)."""
+    operand, which ADD negates) and ``s<n>_absolute`` (ABS's operand, which MOV reads in bars:
+    abs applies before negate, spec 3.8, so ABS of ``-a`` is ``|a|``)."""
     body = f"{{s{number}_register}}"
     negate, absolute = f"source{number}_negate", f"source{number}_abs"
 
@@ -186,7 +187,7 @@ def source_operands(number: int) -> dict[str, SubTable]:
 
     return {f"s{number}": table(SOURCE_SPELLINGS, ((1, 1), (0, 1), (1, 0), (0, 0))),
             f"s{number}_negated": table(SOURCE_SPELLINGS, ((0, 1), (1, 1), (0, 0), (1, 0))),
-            f"s{number}_absolute": table(SOURCE_SPELLINGS[2:], ((1, 1), (0, 1)))}
+            f"s{number}_absolute": table(SOURCE_SPELLINGS[2:], ((0, 1), (0, 1)))}
 
 
 def other_spellings(forms, spellings: Mapping[str, Sequence[tuple[str, Mapping[str, str]]]]) -> list:

@@ -29,9 +29,6 @@ SOURCE_FILLER = 0x1C800  # temp R0, identity swizzle (spec 3.1)
 TEXCOORD_DISPLACEMENT = 0x7FC  # spec 3.5
 PERSPECTIVE_OPCODES = frozenset({0x02, 0x05, 0x06, 0x38, 0x39, 0x3A})  # cgcomp, spec 3.5
 FLOW_PRECISION_H = frozenset({0x42, 0x43, 0x44})  # IFE, LOOP, REP carry OPDEST precision 1
-# Opcodes the assembler writes as several instructions (as cgcomp does) unless a statement is
-# marked ``#! native``; the disassembler marks them so.
-EXPANDED_UNLESS_NATIVE = frozenset({"POW", "LRP", "LIT", "DDX", "DDY"})
 SUFFIX_FIELDS = ("precision", "set_cc", "set_cc_register", "saturate", "scale")  # what a mnemonic suffix sets
 
 

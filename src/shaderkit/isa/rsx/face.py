@@ -23,7 +23,8 @@ IF/LOOP end offsets (which a program gets from its ELSE/ENDIF lines), don't-care
 ``#!`` hints, exactly as the disassembler does. ``parse`` reads that text with the same
 conventions through the description, the hints written over the built instruction (core's
 field overrides); an FP statement the assembler expands to several instructions (POW, LRP …
-without ``#! native``) is refused, and VP POW / LRP are no instruction of the description.
+without ``#! native``, the rule of :mod:`.assembly_macros`) is refused, and VP POW / LRP are no
+instruction of the description.
 """
 
 from __future__ import annotations
@@ -40,11 +41,11 @@ from shaderkit.core.model import ParseContext
 from . import fields as layout
 from . import syntax
 from .assembly_hints import is_native, read_hints
+from .assembly_macros import NATIVE_MISPLACED, instruction_expands_unless_native, native_applies, refusal
 from .container import ProgramKind
-from .description_fragment import EXPANDED_UNLESS_NATIVE, FRAGMENT
+from .description_fragment import FRAGMENT
 from .description_vertex import VERTEX
 from .printer import TARGET_SLOTS, EverySlot, Spelling, statement_line
-from .printer import _expands as expands_unless_native  # the printer's rule for '#! native'
 from .instruction import Instruction, fragment_has_literal
 
 DESCRIPTIONS = {ProgramKind.VERTEX: VERTEX, ProgramKind.FRAGMENT: FRAGMENT}
@@ -190,15 +191,12 @@ def parse(kind: ProgramKind, text: str) -> RsxInstruction:
     description = DESCRIPTIONS[kind]
     instruction = description.parse(body, ParseContext(symbols=_slot_labels(body, kind)))
     native = hint_text is not None and is_native(hint_text)
-    if expands_unless_native(instruction, kind) and not native:
+    if instruction_expands_unless_native(instruction, kind) and not native:
         head = len(body) - len(body.lstrip()) + 1
-        raise SourceError(f"{instruction.mnemonic} expands to several instructions; one statement here is one "
-                          f"instruction (add '#! native' for the single hardware opcode)",
-                          head, len(instruction.mnemonic))
+        raise SourceError(refusal(instruction.mnemonic), head, len(instruction.mnemonic))
     if hint_text is not None:
-        if native and not (kind is ProgramKind.FRAGMENT and instruction.mnemonic in EXPANDED_UNLESS_NATIVE):
-            raise SourceError("'native' applies only to fragment LRP, LIT, POW, DDX and DDY", hint_column,
-                              max(1, len(hint_text.rstrip())))
+        if native and not native_applies(kind, instruction.mnemonic):
+            raise SourceError(NATIVE_MISPLACED, hint_column, max(1, len(hint_text.rstrip())))
         try:
             values = read_hints(hint_text, kind)
         except SourceError as error:

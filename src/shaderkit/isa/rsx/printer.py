@@ -31,7 +31,8 @@ from . import fields as layout
 from . import syntax
 from .container import ProgramKind
 from .description import hints
-from .description_fragment import EXPANDED_UNLESS_NATIVE, FRAGMENT
+from .assembly_macros import instruction_expands_unless_native
+from .description_fragment import FRAGMENT
 from .description_fragment import HINT_FIELDS as FRAGMENT_HINT_FIELDS
 from .description_vertex import HINT_FIELDS as VERTEX_HINT_FIELDS
 from .description_vertex import VERTEX
@@ -139,18 +140,9 @@ def statement_line(instruction: Instruction, spelling: Spelling, carried: Mappin
     for name in decoded.declaration.carries:
         lost |= description.fields[name].write(0, decoded.fields[name] ^ carried.get(name, 0))
     found = hints(description, replace(decoded, unknown_bits=lost), HINT_FIELDS[instruction.kind])
-    if _expands(decoded, instruction.kind):
+    if instruction_expands_unless_native(decoded, instruction.kind):
         found.insert(0, "native")
     return f"{text};" + (f"  #! {' '.join(found)}" if found else "")
-
-
-def _expands(decoded, kind: ProgramKind) -> bool:
-    """Whether the assembler would expand this FP statement unless it is marked native (DDX
-    and DDY only when they write z or w; an empty mask shows as xyzw)."""
-    if kind is not ProgramKind.FRAGMENT or decoded.mnemonic not in EXPANDED_UNLESS_NATIVE:
-        return False
-    written = decoded.fields["mask"] or 0xF  # x in bit 0
-    return decoded.mnemonic not in ("DDX", "DDY") or bool(written & 0xC)
 
 
 # --- form B, and the older entry point -----------------------------------------------------------
