@@ -74,6 +74,10 @@ def test_fragment_derivatives_expand_only_for_z_and_w():
         "DDXR R2.xy, R1.yxyx;", "MOVR R2.zw, R2.xyxy;", "DDXR R2.xy, R1.wzyx;", "MOVR R0.zw, R2;"]
 
 
+def test_a_tab_after_the_mnemonic_still_expands():
+    assert body(FP + "POWR\tR0.x, R1.x, R2.y;\nEND\n")[0] == "LG2R R3.x, R1.x;"
+
+
 def test_half_registers_count_as_their_r_storage_for_the_scratch_temp():
     assert body(FP + "POWR H9.x, H9.x, H9.y;\nEND\n")[0] == "LG2R R5.x, H9.x;"
 

@@ -1007,7 +1007,7 @@ def expand(statement: Statement, scratch: int, kind: ProgramKind, names: Names) 
         raise hints.place.error(NATIVE_MISPLACED)
     if len(statement.operations) > 1:
         return [statement]
-    mnemonic, _, argument = statement.text.strip().partition(" ")
+    mnemonic, argument = (re.split(r"\s+", statement.text.strip(), maxsplit=1) + [""])[:2]
     operands = [text for text, _ in split_operands(argument, re.compile(r"\s*,\s*"))]
     written = operation.destination.mask if operation.destination is not None else None
     texts = expansion(kind, mnemonic, operands, scratch, native=native, written=written)

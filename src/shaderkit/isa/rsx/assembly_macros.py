@@ -63,9 +63,7 @@ def expands_unless_native(kind: ProgramKind, mnemonic: str, written: Sequence[bo
 def instruction_expands_unless_native(instruction: Instruction, kind: ProgramKind) -> bool:
     """:func:`expands_unless_native` for an instruction of the descriptions (an empty FP mask
     shows as xyzw, so it counts as one)."""
-    if kind is not ProgramKind.FRAGMENT or instruction.mnemonic not in EXPANDED_UNLESS_NATIVE:
-        return False
-    mask = instruction.fields["mask"] or 0xF  # x in bit 0
+    mask = instruction.fields.get("mask") or 0xF  # FP: x in bit 0; a VP instruction has none
     return expands_unless_native(kind, instruction.mnemonic, [bool(mask >> lane & 1) for lane in range(4)])
 
 
@@ -203,10 +201,15 @@ _EXPANSIONS = {"SUB": _sub, "ABS": _abs, "POW": _pow, "LRP": _lrp, "LIT": _lit,
                "DDX": _derivative("DDX"), "DDY": _derivative("DDY")}
 
 
+def _expanding_names(kind: ProgramKind) -> tuple[str, ...]:
+    """The names of the statements that may expand in a program of ``kind``."""
+    return (*PSEUDO_INSTRUCTIONS[kind], *(sorted(EXPANDED_UNLESS_NATIVE) if kind is ProgramKind.FRAGMENT else ()))
+
+
 def _macro_name(kind: ProgramKind, mnemonic: str) -> tuple[str, str, str] | None:
     """(name, precision suffix, every suffix) of a mnemonic that may expand, else None."""
     written = mnemonic.upper()
-    for name in (*PSEUDO_INSTRUCTIONS[kind], *(EXPANDED_UNLESS_NATIVE if kind is ProgramKind.FRAGMENT else ())):
+    for name in _expanding_names(kind):
         suffixes = syntax.SUFFIX_PATTERN.fullmatch(written[len(name):]) if written.startswith(name) else None
         if suffixes is not None:
             return name, suffixes["precision"] or "", mnemonic[len(name):]
@@ -240,9 +243,9 @@ def _mnemonic_spellings(kind: ProgramKind) -> list[str]:
     fragment = kind is ProgramKind.FRAGMENT
     precisions = ("", *syntax.PRECISION_SUFFIXES) if fragment else ("",)
     scales = ("", *syntax.SCALE_SUFFIXES.values()) if fragment else ("",)
-    names = [*PSEUDO_INSTRUCTIONS[kind], *(sorted(EXPANDED_UNLESS_NATIVE) if fragment else ())]
-    return ["".join(parts) for parts in itertools.product(names, precisions, ("", "C", "C0", "C1"),
-                                                            ("", "_SAT"), scales)]
+    updates = ("", "C", "C0", "C1")
+    return ["".join(parts) for parts in itertools.product(_expanding_names(kind), precisions, updates, ("", "_SAT"),
+                                                            scales)]
 
 
 def macro_handlers(kind: ProgramKind, scratch: int) -> dict[str, MacroHandler]:
