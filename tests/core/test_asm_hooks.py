@@ -1,9 +1,12 @@
 """The assembler driver's hooks on a toy ISA: statement separators, directives that declare
 aliases, comment directives, macros that expand to instructions, block macros that resolve to
-offsets through generated labels or carried fields, field overrides after a marker, and a
-finish step over the whole program."""
+offsets through generated labels or carried fields, field overrides after a marker, a prescan
+of every statement before the first pass, a check after the last one, and a finish step over
+the whole program."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -145,3 +148,86 @@ def test_the_finish_step_sets_fields_of_the_whole_program_and_appends_words():
     assert program.words == [0x1298, 0x1299, 0xFFFF]
     assert program.instructions[-1].address == 2 and program.instructions[-1].note == "end marker"
     assert program.diagnostic(2, "here").line == 2
+
+
+def scan_registers(statements):  # the R numbers any statement names, before any is encoded
+    scanned = {"statements": list(statements), "named": set()}
+    for text in statements:
+        scanned["named"].update(int(number) for number in re.findall(r"\bR(\d)\b", text))
+    return scanned
+
+
+def declare_free_temp(call):  # TEMP x: the lowest R no statement of the program names
+    for name in call.operands:
+        taken = call.prescanned["named"] | set(call.data.setdefault("temps", {}).values())
+        call.data["temps"][name] = min(set(range(8)) - taken)
+        call.alias(name, f"R{call.data['temps'][name]}")
+
+
+def open_block(call):  # REP r … ENDREP: the counter is cleared; the check finds blocks left open
+    call.data.setdefault("open", []).append(call.address)
+    return [f"LDI {call.argument}, 0"]
+
+
+def close_block(call):
+    if call.data.get("open"):
+        call.data["open"].pop()
+    return []
+
+
+def end_program(call):
+    call.data["ended"] = True
+
+
+def check_program(call):
+    instructions = call.program.instructions
+    if call.clean and not call.state.data.get("ended"):
+        yield call.at_end("missing END")
+    for address in call.state.data.get("open", []):
+        index = next(i for i, instruction in enumerate(instructions) if instruction.address == address)
+        yield call.program.diagnostic(index, "REP is never closed (ENDREP)")
+    if len(instructions) > 3:
+        yield call.program.diagnostic(3, "more than 3 instructions", "warning")
+    end = instructions[-1].address + 1 if instructions else 0
+    for name, address in call.program.symbols.items():
+        if address == end and name in call.program.definitions and not name.startswith("__"):
+            yield call.program.definition_diagnostic(name, f"'{name}' marks no instruction", "warning")
+
+
+SCANNING = Assembler(TOY, comment_prefixes=("#",), statement_separator=";", override_marker="#!",
+                     read_overrides=read_flags, prescan=scan_registers,
+                     directives={"TEMP": declare_free_temp, "END": end_program},
+                     macros={"REP": open_block, "ENDREP": close_block}, check=check_program)
+
+
+def test_a_declaration_takes_the_lowest_register_that_no_statement_anywhere_names():
+    program = SCANNING.assemble("TEMP x, y; ADD x, R0, R1\nADD y, R2, R4\nLDI R3, 1 # R5 in a comment\nEND", "toy.s")
+    # x and y come before R2, R3 and R4 are named, yet skip them; a comment names nothing.
+    assert program.words == SCANNING.assemble("ADD R5, R0, R1\nADD R6, R2, R4\nLDI R3, 1\nEND").words
+
+
+def test_the_prescan_reads_every_statement_without_labels_comments_or_overrides():
+    program = SCANNING.assemble("top: ADD R1, R2, R3 #! c=5 # a comment\nTEMP x; REP x\nENDREP; END", "toy.s")
+    assert program.state.prescanned["statements"] == ["ADD R1, R2, R3", "TEMP x", "REP x", "ENDREP", "END"]
+
+
+def test_the_check_reports_errors_at_the_end_and_at_an_unclosed_block():
+    with pytest.raises(DiagnosticError) as caught:
+        SCANNING.assemble("LDI R1, 1\nREP R1\n  REP R2\n  ENDREP\n# the last line", "toy.s")
+    found = [(d.line, d.col, d.severity, d.message) for d in caught.value.diagnostics]
+    assert found == [(5, 1, "error", "missing END"), (2, 1, "error", "REP is never closed (ENDREP)")]
+
+
+def test_the_check_knows_whether_the_passes_found_errors():
+    with pytest.raises(DiagnosticError) as caught:
+        SCANNING.assemble("LDI R9, 1", "toy.s")
+    # The unknown register explains the rest; this check stays silent about END then.
+    found = [d.message for d in caught.value.diagnostics]
+    assert len(found) == 1 and "unknown register 'R9'" in found[0]
+
+
+def test_warnings_from_the_check_leave_the_program_assembled():
+    program = SCANNING.assemble("LDI R1, 1\nLDI R1, 2\nLDI R1, 3\nLDI R1, 4\nlast: END", "toy.s")
+    assert len(program.words) == 4
+    assert [(d.line, d.col, d.severity, d.message) for d in program.warnings] == [
+        (4, 1, "warning", "more than 3 instructions"), (5, 1, "warning", "'last' marks no instruction")]

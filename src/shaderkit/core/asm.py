@@ -8,9 +8,10 @@ Instruction text itself is parsed by the ISA's :class:`~shaderkit.core.model.Des
 
 ISA packages adapt the driver with ``line_aliases`` (whole lines that stand for a
 directive, such as TPP's ``##devMode##``) and the hooks of :mod:`.asm_hooks` (statement
-separators, their own directives, comment directives, macros, carried fields, field overrides
-and a finish step), and inspect the resulting :class:`Program` for machine limits, reporting
-problems through :meth:`Program.error_at`.
+separators, their own directives, comment directives, macros, carried fields, field overrides,
+a prescan of the whole program, a check after the last pass and a finish step), and inspect
+the resulting :class:`Program` for machine limits, reporting problems through
+:meth:`Program.error_at`.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .asm_hooks import (DirectiveCall, DirectiveHandler, FinishCall, FinishHandler, MacroCall, MacroHandler,
-                        OverrideReader, PassState, expansion_error, split_statements, substitute_aliases)
+from .asm_hooks import (CheckCall, CheckHandler, DirectiveCall, DirectiveHandler, FinishCall, FinishHandler,
+                        MacroCall, MacroHandler, OverrideReader, PassState, PrescanHandler, expansion_error,
+                        split_statements, substitute_aliases)
 from .diagnostics import Diagnostic, DiagnosticError, InputError, SourceError
 from .expr import evaluate
 from .fileio import read_file_bytes
@@ -116,7 +118,7 @@ class Assembler:
     (:mod:`.asm_hooks`): comment prefixes, whole-line aliases (TPP's ``##devMode##``), a
     statement separator, its own directives, directives written as comments (keywords
     starting with a comment prefix), its macros, the marker of field overrides and their
-    reader, and a finish step."""
+    reader, a prescan of every statement, a check after the last pass and a finish step."""
 
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
                  line_aliases: Mapping[str, str] | None = None, statement_separator: str | None = None,
@@ -124,6 +126,7 @@ class Assembler:
                  comment_directives: Mapping[str, DirectiveHandler] | None = None,
                  macros: Mapping[str, MacroHandler] | None = None,
                  override_marker: str | None = None, read_overrides: OverrideReader | None = None,
+                 prescan: PrescanHandler | None = None, check: CheckHandler | None = None,
                  finish: FinishHandler | None = None):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
@@ -137,6 +140,8 @@ class Assembler:
             raise ValueError("field overrides need both a marker and a reader")
         self.override_marker = override_marker
         self.read_overrides = read_overrides
+        self.prescan = prescan
+        self.check = check
         self.finish = finish
 
     def _key(self, word: str) -> str:
@@ -150,12 +155,19 @@ class Assembler:
         """
         errors: list[Diagnostic] = []
         lines = self._expand(source, filename, reader, errors, depth=0)
-        first = self._pass(lines, set(unlocked), errors=None, final=False, origin=origin)
-        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols, origin=origin)
+        prescanned = None
+        if self.prescan is not None:
+            prescanned = self.prescan([text for line in lines for text, _ in self._line_parts(line)[1]])
+        first = self._pass(lines, set(unlocked), errors=None, final=False, origin=origin, prescanned=prescanned)
+        program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols, origin=origin,
+                             prescanned=prescanned)
+        closing = Statement(lines[-1] if lines else SourceLine(filename, 1, ""), "", 1,
+                            program.instructions[-1].address + len(program.instructions[-1].words)
+                            if program.instructions else origin, 0)
+        if self.check is not None:
+            for diagnostic in self.check(CheckCall(program, program.state, not errors, closing)):
+                (errors if diagnostic.severity == "error" else program.warnings).append(diagnostic)
         if self.finish is not None and not errors:
-            closing = Statement(lines[-1] if lines else SourceLine(filename, 1, ""), "", 1,
-                                program.instructions[-1].address + len(program.instructions[-1].words)
-                                if program.instructions else origin, 0)
             try:
                 self.finish(FinishCall(program, program.state, self.with_fields, closing))
             except DiagnosticError as error:
@@ -250,6 +262,23 @@ class Assembler:
         comment = (text[comment_at:], comment_at + 1) if comment_at < len(text) else None
         return code, overrides, comment
 
+    def _line_parts(self, line: SourceLine) -> tuple[list[tuple[str, int]], list[tuple[str, int]],
+                                                     tuple[str, int] | None, tuple[str, int] | None]:
+        """A line's labels and statements, each with its column, then its overrides and comment
+        (see :meth:`_split_line`); a line alias stands for the line's code."""
+        body, overrides, comment = self._split_line(line.text)
+        alias = self.line_aliases.get(line.text.strip())
+        if alias is not None:
+            body = alias
+        labels = []
+        offset = 0
+        while (label := _LABEL.match(body, offset)) is not None:
+            labels.append((label.group(1), label.start(1) + 1))
+            offset = label.end()
+        statements = [(text, offset + start)
+                      for text, start in split_statements(body[offset:], self.statement_separator)]
+        return labels, statements, overrides, comment
+
     def with_fields(self, instruction: Instruction, values: Mapping[str, int]) -> Instruction:
         """``instruction`` with raw fields set to ``values`` and encoded again; SourceError
         (column 1) for a field the description lacks or a value too wide for its field."""
@@ -264,7 +293,8 @@ class Assembler:
     # -- one pass -----------------------------------------------------------------------
 
     def _pass(self, lines: list[SourceLine], unlocked: set[str], errors: list[Diagnostic] | None,
-              final: bool, labels: Mapping[str, int] | None = None, origin: int = 0) -> Program:
+              final: bool, labels: Mapping[str, int] | None = None, origin: int = 0,
+              prescanned: object = None) -> Program:
         """Walk all lines. The first pass (final=False) only places labels; the second encodes."""
         symbols: dict[str, int] = {}
         context = ParseContext(symbols, unlocked, final)
@@ -291,6 +321,7 @@ class Assembler:
             context.symbols[name] = value
 
         state = program.state
+        state.prescanned = prescanned
 
         def place(instruction: Instruction | None, statement: Statement, words: tuple[int, ...]) -> None:
             nonlocal address
@@ -301,22 +332,16 @@ class Assembler:
             address += len(words)
 
         for line in lines:
-            body, overrides, comment = self._split_line(line.text)
-            alias = self.line_aliases.get(line.text.strip())
-            if alias is not None:
-                body = alias
+            labels, statements, overrides, comment = self._line_parts(line)
             if comment is not None:
                 try:
                     self._isa_directive(*comment, line, address, final, state, define, self.comment_directives)
                 except SourceError as error:
                     report(line, error.col, error.message, error.length)
             first_of_line = len(program.instructions)
-            offset = 0
-            while (label := _LABEL.match(body, offset)) is not None:
-                define(label.group(1), address, line, label.start(1) + 1)
-                offset = label.end()
-            for text, start in split_statements(body[offset:], self.statement_separator):
-                column = offset + start
+            for name, column in labels:
+                define(name, address, line, column)
+            for text, column in statements:
                 try:
                     if self._directive(text, column, line, context, unlocked, define):
                         continue

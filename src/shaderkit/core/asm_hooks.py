@@ -20,6 +20,15 @@ beyond their instructions, and these hooks carry the differences:
 * **field overrides**: text after a marker (``#! end=1``) ends the statement; the ISA reads it
   into raw field values, which replace the parsed ones before encoding (the macro handler of
   the statement sees the text too, as ``hints``);
+* **a prescan** that reads the text of every statement (after comments, labels and overrides are
+  cut off; macros unexpanded, aliases not substituted) once, before the first pass, and returns
+  what the handlers read as ``prescanned``: facts about the whole program that a statement
+  needs before the later statements are reached (a declared name takes a register that no
+  statement anywhere names);
+* **a check** after the last pass, run whether or not it found errors (its :class:`CheckCall`
+  says which), that returns diagnostics — errors, or warnings that leave the program assembled —
+  placed at an instruction's statement, a label's or constant's definition, or the end of the
+  source (a missing end statement, a block never closed, a machine limit);
 * **a finish step** that sees the whole program once the last pass is done without errors, and
   may set fields of an instruction (an end-of-program bit on the last one) or append data words.
 
@@ -31,28 +40,30 @@ macro's expansion points at the macro statement and says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .diagnostics import SourceError
+from .diagnostics import Diagnostic, SourceError
 from .model import Instruction, data_item
 from .model.templates import split_operands
 
 if TYPE_CHECKING:
     from .asm import Program, Statement
 
-__all__ = ["DirectiveCall", "FinishCall", "MacroCall", "split_statements", "substitute_aliases"]
+__all__ = ["CheckCall", "DirectiveCall", "FinishCall", "MacroCall", "split_statements", "substitute_aliases"]
 
 
 @dataclass
 class PassState:
     """What hooks share during one pass over the source: the aliases declared so far, a
-    free-form ``data`` dict for the ISA, and a counter for generated label names."""
+    free-form ``data`` dict for the ISA, a counter for generated label names, and what the
+    prescan returned (the same in every pass)."""
 
     aliases: dict[str, str] = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     generated: int = 0
+    prescanned: object = None
 
 
 @dataclass
@@ -75,6 +86,11 @@ class _Call:
     @property
     def data(self) -> dict:
         return self.state.data
+
+    @property
+    def prescanned(self) -> object:
+        """What the prescan returned (None without one)."""
+        return self.state.prescanned
 
     @property
     def operands(self) -> list[str]:
@@ -131,9 +147,31 @@ class FinishCall:
         self.program.statements.append(replace(self._closing, address=address, size=len(words)))
 
 
+@dataclass
+class CheckCall:
+    """The program after the last pass, handed to the ISA's check with that pass's state.
+    ``clean`` is False if the passes found errors (a check may then stay silent about what
+    they explain, such as a missing end after a statement that failed to parse). Build the
+    diagnostics to return with ``program.diagnostic`` (at an instruction's statement),
+    ``program.definition_diagnostic`` (at a label or constant) or :meth:`at_end`."""
+
+    program: Program
+    state: PassState
+    clean: bool
+    _closing: Statement  # the source's last line
+
+    def at_end(self, message: str, severity: str = "error") -> Diagnostic:
+        """A diagnostic at the start of the source's last line."""
+        line = self._closing.line
+        return Diagnostic(line.file, line.number, 1, message, severity, line.text, 1)
+
+
 DirectiveHandler = Callable[[DirectiveCall], None]
 MacroHandler = Callable[[MacroCall], "list[str] | None"]
 FinishHandler = Callable[[FinishCall], None]
+# Reads the text of every statement, in source order, into what handlers see as ``prescanned``.
+PrescanHandler = Callable[[Sequence[str]], object]
+CheckHandler = Callable[[CheckCall], Iterable[Diagnostic]]
 # Reads the text after the override marker into raw field values (SourceError columns count in
 # that text).
 OverrideReader = Callable[[str], Mapping[str, int]]
