@@ -30,17 +30,12 @@ Syntax beyond cgcomp's (documented here, printed by :mod:`.disassembler`):
 * Scale suffixes ``_X2 _X4 _X8 _D2 _D4 _D8`` after ``_SAT`` (FP dst scale, SRC1 28-30).
 * FP ``SUB`` and ``ABS`` become ``ADD a, -b`` and ``MOV |a|`` (cgcomp emits nothing for them);
   ABS drops the sign of its source, VP and FP alike (``|-a|`` is ``|a|``).
-* Declared names: ``TEMP``/``LONG TEMP`` names take the lowest R index no hardware register name
-  in the program uses (``SHORT TEMP``: the H registers stored there), ``ADDRESS`` names A0/A1,
-  ``OUTPUT x = …`` and ``ATTRIB x = …`` are aliases, ``PARAM x = c[N]`` a constant; other
-  PARAM bindings are accepted and give no usable value.
-* ``PARAM x = {…}`` is an inline literal in a fragment program. A vertex program has no inline
-  constants, so there the value goes to constant memory exactly as a ``#const`` line would put
-  it (and a container records it as an internal constant): into the c[] register of a
-  ``#const`` with the same bits, else into the lowest c[] that no ``#const``/``#var`` declares
-  and no statement names (``c[N]`` or ``c[A0.x+N]``). Lowest-free keeps the choice predictable
-  and clear of the uniforms a program declares; a value set at run time on a register the
-  program never names cannot reach what it reads.
+* Declarations (``TEMP``, ``ADDRESS``, ``OUTPUT``, ``ATTRIB``, ``PARAM`` …) are read by the
+  directive handlers of :mod:`.assembly_declarations` before any statement, so their order does
+  not matter. A VP ``PARAM x = {…}`` goes to constant memory as a ``#const`` would put it (a
+  container records it as an internal constant) in the lowest c[] nothing else holds or names:
+  lowest-free keeps the choice predictable and clear of the uniforms a program declares; a
+  value set at run time on a register the program never names cannot reach what it reads.
 * Inline FP literals: ``{1, 0, 0.5, 2}``, ``{0.5}`` (all lanes), ``{a, b}`` / ``{a, b, c}``
   (y, z = 0 and w = 1 for missing lanes, ARB style), a bare number (all lanes), and the form-B
   spelling ``{0x3f800000(1), …}`` (the hex bits count, the value in parentheses is ignored).
@@ -50,17 +45,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from shaderkit.core.asm import SourceLine
-from shaderkit.core.asm_hooks import expansion_error
+from shaderkit.core.asm_hooks import DirectiveCall, PassState, expansion_error
 from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
 from shaderkit.core.model.templates import split_operands
 from shaderkit.core.suggest import did_you_mean
 
+from . import assembly_declarations
 from . import fields as layout
 from . import syntax
+from .assembly_declarations import Declarations, Names, OperandGrammar, hardware_register
 from .assembly_hints import LITERAL, is_native, read_hints
 from .assembly_macros import NATIVE_MISPLACED, PSEUDO_INSTRUCTIONS, SOURCE_COUNTS, expansion, native_applies
 from .description import literal_words
@@ -82,7 +78,6 @@ FP_IDENTITY_CC_SWIZZLE = 0xE4
 FP_PERSPECTIVE_OPCODES = frozenset({0x02, 0x05, 0x06, 0x38, 0x39, 0x3A})
 FP_FLOW_PRECISION_H = frozenset({0x42, 0x43, 0x44})  # IFE, LOOP, REP carry OPDEST precision 1
 BLOCK_KEYWORDS = ("ELSE", "ENDIF", "ENDLOOP", "ENDREP")
-DECLARATION_KEYWORDS = ("TEMP", "SHORT", "LONG", "ADDRESS", "OUTPUT", "ATTRIB", "ALIAS", "PARAM")
 MAX_ERRORS = 100
 
 
@@ -218,19 +213,6 @@ class AssembledProgram:
     warnings: tuple[Diagnostic, ...]
 
 
-# --- names -------------------------------------------------------------------------------------
-
-
-@dataclass
-class Names:
-    """Declared names: TEMP/ADDRESS allocations and OUTPUT/ATTRIB/PARAM aliases."""
-
-    registers: dict[str, tuple[str, int]] = field(default_factory=dict)  # TEMP, ADDRESS
-    outputs: dict[str, Destination] = field(default_factory=dict)
-    sources: dict[str, Source] = field(default_factory=dict)  # ATTRIB, PARAM with a value
-    valueless: set[str] = field(default_factory=set)  # PARAMs we cannot bind
-
-
 def _mnemonic_table(kind: ProgramKind) -> dict[str, tuple[str, Opcode | None]]:
     table: dict[str, tuple[str, Opcode | None]] = {}
     if kind is ProgramKind.VERTEX:
@@ -296,7 +278,7 @@ def _resolve_mnemonic(token: Token, kind: ProgramKind) -> _Mnemonic:
 
 def _spellings(kind: ProgramKind) -> list[str]:
     """Every word that can start a statement: what a misspelt one is compared with."""
-    return [*_MNEMONICS[kind], *BLOCK_KEYWORDS, *DECLARATION_KEYWORDS, "END", "OPTION"]
+    return [*_MNEMONICS[kind], *BLOCK_KEYWORDS, *assembly_declarations.KEYWORDS, "END", "OPTION"]
 
 
 # --- raw operands ------------------------------------------------------------------------------
@@ -531,23 +513,6 @@ def _relative(index: _Index, token: Token, limit: int, what: str, names: Names) 
     return offset, (number, syntax.LANES.index(lane))
 
 
-_REGISTER_NAME = re.compile(r"([RHA])(\d+)")
-
-
-def _temp_register(name: str, token: Token, kind: ProgramKind) -> tuple[str, int] | None:
-    match = _REGISTER_NAME.fullmatch(name)
-    if match is None:
-        return None
-    file, number = match.group(1), int(match.group(2))
-    limits = syntax.VP_LIMITS if kind is ProgramKind.VERTEX else syntax.FP_LIMITS
-    if file not in limits:
-        return None
-    if number >= limits[file]:
-        raise SourceError(f"{name}: {file} registers go up to {file}{limits[file] - 1}", token.column,
-                          token.length)
-    return file, number
-
-
 def _read_source(operand: _RawOperand, kind: ProgramKind, names: Names) -> Source:
     if operand.condition is not None:
         raise operand.condition.place.error("a condition belongs after the destination")
@@ -578,7 +543,7 @@ def _read_source(operand: _RawOperand, kind: ProgramKind, names: Names) -> Sourc
         if file == "A":
             raise operand.place.error("an address register is not a source operand")
         return Source(file, number, **common)
-    register = None if index is not None else _temp_register(name, token, kind)
+    register = None if index is not None else hardware_register(name, token, kind)
     if register is not None:
         file, number = register
         if file == "A":
@@ -688,7 +653,7 @@ def _destination_register(name: str, index: _Index | None, token: Token, operand
         return Destination("CC")
     if index is None and name in ("RC", "HC") and kind is ProgramKind.FRAGMENT:
         return Destination(name)
-    register = None if index is not None else _temp_register(name, token, kind)
+    register = None if index is not None else hardware_register(name, token, kind)
     if register is not None:
         return Destination(*register)
     if kind is ProgramKind.VERTEX:
@@ -1381,8 +1346,6 @@ class _Assembler:
         self.defaults: dict[str, tuple[list[int], SourceLine, Place]] = {}
         self.trailing: list[int] = []
         self.ended = False
-        self.custom_temps: list[tuple[str, str, SourceLine, Place]] = []
-        self.named_constants: set[int] = set()
 
     # -- diagnostics --
 
@@ -1475,119 +1438,24 @@ class _Assembler:
     # -- declarations (read before any statement, so their order does not matter) --
 
     def _declarations(self, code_lines: list[tuple[SourceLine, str]]) -> None:
-        hardware_temps: set[int] = set()
-        # Constant registers the text names (c[4], c[A0.x+4]): a VP PARAM value never goes there.
-        self.named_constants = {index for _, code in code_lines for index in _named_constant_indices(code)}
+        """Run the declaration handlers on every declaration (ended by ';') as core's driver would
+        run them, with the prescan of every code line."""
+        state = PassState(prescanned=assembly_declarations.prescan(self.kind)([code for _, code in code_lines]))
+        state.data["declarations"] = Declarations(self.names, self.constants, self.uniforms)
+        handlers = assembly_declarations.directives(self.kind, OPERAND_GRAMMAR)
         for line, code in code_lines:
-            hardware_temps.update(_register_numbers("R", code))
-            if self.kind is ProgramKind.FRAGMENT:  # H(2n) and H(2n+1) live in R(n)
-                hardware_temps.update(number // 2 for number in _register_numbers("H", code))
             for statement_text, column in _split_statements(code)[0]:
-                words = statement_text.split()
-                if not words:
+                keyword = statement_text.split()[:1]
+                handler = handlers.get(keyword[0].upper()) if keyword else None
+                if handler is None:
                     continue
+                # The argument keeps its trailing blanks: an error at its end points past them.
+                argument = statement_text.lstrip()[len(keyword[0]):].lstrip()
+                argument_column = column + len(statement_text) - len(argument)
                 try:
-                    if words[0].upper() in DECLARATION_KEYWORDS:
-                        self._declaration(line, statement_text, column)
+                    handler(DirectiveCall(keyword[0], argument, 0, True, state, _defines_nothing))
                 except SourceError as error:
-                    self.report(line, error)
-        free = [index for index in range(_temp_limit(self.kind)) if index not in hardware_temps]
-        for name, file, line, place in self.custom_temps:
-            if not free:
-                self.report(line, place.error(f"no temp register left for '{name}'"))
-                continue
-            index = free.pop(0)
-            self.names.registers[name] = ("H", 2 * index) if file == "H" else ("R", index)
-
-    def _declaration(self, line: SourceLine, text: str, column: int) -> None:
-        stream = TokenStream(syntax.tokenize(text, column))
-        keyword = stream.next()
-        word = keyword.text.upper()
-        if word in ("SHORT", "LONG"):
-            second = stream.expect_name("TEMP")
-            if second.text.upper() != "TEMP":
-                raise stream.error("expected TEMP", second)
-        if word in ("TEMP", "SHORT", "LONG", "ADDRESS"):
-            file = "A" if word == "ADDRESS" else ("H" if word == "SHORT" else "R")
-            while True:
-                name = stream.expect_name("a register name")
-                if stream.at("["):  # TEMP arrays are not supported; declare names one by one
-                    raise stream.error("register arrays are not supported")
-                self._declare_register(line, name, file)
-                if not stream.accept(","):
-                    break
-            return
-        name = stream.expect_name("a name")
-        if stream.at("["):  # PARAM c[4] = {...}: cgc's constant bank, carried by #const/#var
-            self.names.valueless.add(name.text)
-            return
-        stream.expect("=", "after the name")
-        if word == "PARAM":
-            self._param(name, stream)
-            return
-        operand = _parse_operand(stream)
-        if stream.peek().kind != "end":
-            raise stream.error("expected ';'")
-        if word == "OUTPUT":
-            self.names.outputs[name.text] = _read_destination(operand, self.kind, self.names)
-        else:
-            self.names.sources[name.text] = _read_source(operand, self.kind, self.names)
-
-    def _declare_register(self, line: SourceLine, name: Token, file: str) -> None:
-        hardware = _temp_register(name.text, name, self.kind)
-        if hardware is not None:
-            if file == "A" and hardware[0] != "A":
-                raise SourceError(f"'{name.text}' is not an address register", name.column, name.length)
-            return
-        if name.text in self.names.registers:
-            raise SourceError(f"'{name.text}' is declared twice", name.column, name.length)
-        if file == "A":
-            if self.kind is ProgramKind.FRAGMENT:
-                raise SourceError("fragment programs have no address registers", name.column, name.length)
-            used = {index for kind, index in self.names.registers.values() if kind == "A"}
-            free = [index for index in range(syntax.VP_ADDRESS_REGISTERS) if index not in used]
-            if not free:
-                raise SourceError("no address register left (A0 and A1 are taken)", name.column, name.length)
-            self.names.registers[name.text] = ("A", free[0])
-            return
-        self.custom_temps.append((name.text, file, line, Place.of(name)))
-
-    def _param(self, name: Token, stream: TokenStream) -> None:
-        """``PARAM x = {…}`` (FP: an inline literal; VP: a constant register, see
-        :meth:`_vertex_param_constant`) or ``PARAM x = c[N]``; other forms (program.local/env
-        bindings) are accepted but give no usable value."""
-        first = stream.peek()
-        if (first.kind == "punct" and first.text in ("{", "-")) or first.kind in ("number", "hex") or \
-                (first.kind == "name" and first.text == "c"):
-            # A vertex program reads the value as the fragment syntax would, then from c[].
-            reading_kind = ProgramKind.FRAGMENT if first.text != "c" else self.kind
-            try:
-                source = _read_source(_parse_operand(stream), reading_kind, self.names)
-            except SourceError:
-                source = None
-            if source is not None and stream.peek().kind == "end":
-                if source.file == "literal" and self.kind is ProgramKind.VERTEX:
-                    index = self._vertex_param_constant(name, source.literal)
-                    source = replace(source, file="c", index=index, literal=None)
-                self.names.sources[name.text] = source
-                return
-        self.names.valueless.add(name.text)
-
-    def _vertex_param_constant(self, name: Token, bits: tuple[int, int, int, int]) -> int:
-        """The c[] register holding a VP ``PARAM x = {…}``: a ``#const`` (or an earlier PARAM)
-        with the same bits if there is one, else the lowest register that no ``#const``/``#var``
-        declares and no statement names, declared as if by ``#const``."""
-        for index, value in sorted(self.constants.items()):
-            if value == bits:
-                return index
-        taken = set(self.constants) | self.named_constants
-        for uniform in self.uniforms:
-            taken.update(range(uniform.index, uniform.index + uniform.count))
-        index = next((index for index in range(syntax.VP_CONSTANTS) if index not in taken), None)
-        if index is None:
-            raise SourceError(f"no constant register left for PARAM '{name.text}'", name.column, name.length)
-        self.constants[index] = bits
-        return index
+                    self.report(line, SourceError(error.message, argument_column + error.col - 1, error.length))
 
     def _const(self, line: SourceLine, comment: str, column: int) -> None:
         stream = TokenStream(syntax.tokenize(comment[len("#const"):], column + len("#const") + 1))
@@ -1759,7 +1627,7 @@ class _Assembler:
         stream = TokenStream(syntax.tokenize(chunk, column))
         first = stream.peek()
         word = first.text.upper() if first.kind == "name" else ""
-        if word in DECLARATION_KEYWORDS or word == "OPTION":
+        if word in assembly_declarations.KEYWORDS or word == "OPTION":
             return None  # declarations were read beforehand
         if word in BLOCK_KEYWORDS or word == "END":
             stream.next()
@@ -1930,31 +1798,6 @@ def _code_part(text: str) -> str:
     return text[:position]
 
 
-# c[...] whose brackets hold no other bracket: the scan cannot run on past the next '[', so a line
-# with many unclosed 'c[' is still read in linear time.
-_CONSTANT_REFERENCE = re.compile(r"\bc\[([^\[\]]*)\]")
-
-
-def _named_constant_indices(code: str) -> Iterator[int]:
-    """The indices of the constant registers a line names: the number that ends the brackets
-    (c[4], c[A0.x+4])."""
-    for match in _CONSTANT_REFERENCE.finditer(code):
-        inside = match.group(1).rstrip()
-        digits = inside[len(inside.rstrip("0123456789")):]
-        index = syntax.small_decimal(digits) if digits else None
-        if index is not None:
-            yield index
-
-
-def _register_numbers(letter: str, code: str) -> Iterator[int]:
-    """The numbers of the registers R<n> (or H<n>) a line names; absurdly long ones are left to
-    the parser to report."""
-    for match in re.finditer(rf"\b{letter}(\d+)\b", code):
-        number = syntax.small_decimal(match.group(1))
-        if number is not None:
-            yield number
-
-
 def _split_statements(code: str, column: int = 1) -> tuple[list[tuple[str, int]], str, int]:
     """``a; b; c`` -> ([("a", col), (" b", col)], " c", col of " c"): the chunks ended by ';'
     and what follows the last ';'."""
@@ -1965,6 +1808,14 @@ def _split_statements(code: str, column: int = 1) -> tuple[list[tuple[str, int]]
             chunks.append((code[start:position], column + start))
             start = position + 1
     return chunks, code[start:], column + start
+
+
+def _defines_nothing(name: str, value: int) -> None:
+    raise AssertionError(f"a declaration defined the symbol '{name}'")
+
+
+# How a declaration reads its operand: as a statement does, so a declared name means the same.
+OPERAND_GRAMMAR = OperandGrammar(_parse_operand, _read_source, _read_destination)
 
 
 def assemble(source: str, filename: str = "<input>", kind: ProgramKind | None = None) -> AssembledProgram:
