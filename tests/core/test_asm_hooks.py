@@ -231,3 +231,8 @@ def test_warnings_from_the_check_leave_the_program_assembled():
     assert len(program.words) == 4
     assert [(d.line, d.col, d.severity, d.message) for d in program.warnings] == [
         (4, 1, "warning", "more than 3 instructions"), (5, 1, "warning", "'last' marks no instruction")]
+
+
+def test_a_tab_after_a_directive_or_macro_keyword_separates_it_too():
+    assert words("TEMP\tx, y; ADD x, y, R1") == words("ADD R7, R6, R1")
+    assert words("SUB\tR1, R2, R3") == words("SUB R1, R2, R3")

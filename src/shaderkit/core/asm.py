@@ -410,7 +410,7 @@ class Assembler:
                        state: PassState, define: Callable[[str, int, SourceLine, int], None],
                        handlers: Mapping[str, DirectiveHandler]) -> bool:
         """Hand a directive of the ISA's to its handler in ``handlers``; False if ``text`` is none."""
-        name, _, argument = text.partition(" ")
+        name, argument = _keyword(text)
         handler = handlers.get(self._key(name))
         if handler is None:
             return False
@@ -428,7 +428,7 @@ class Assembler:
                     hints: str) -> tuple[list[tuple[str, bool]], dict[str, str]]:
         """The statements ``text`` stands for — itself, or a macro's expansion (flagged True) —
         and the carried fields the macro set."""
-        name, _, argument = text.partition(" ")
+        name, argument = _keyword(text)
         handler = self.macros.get(self._key(name))
         if handler is None:
             return [(text, False)], {}
@@ -507,6 +507,14 @@ def _read_failure(error: Exception, path: Path) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return str(error)  # UnicodeDecodeError, or whatever a custom reader refuses
+
+
+def _keyword(text: str) -> tuple[str, str]:
+    """A statement's first word and the rest (after any blanks: a tab separates too)."""
+    parts = text.split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0], text[text.index(parts[0]) + len(parts[0]):]
 
 
 def _placed(instruction: Instruction, address: int, words: tuple[int, ...]) -> Instruction:
