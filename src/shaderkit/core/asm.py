@@ -350,7 +350,6 @@ class Assembler:
                 except SourceError as error:
                     report(line, error.col, error.message, error.length)
                     continue
-                context.address = address
                 expansions, carried = self._expansions(text, column, line, address, final, state, define, report,
                                                        overrides[0] if overrides else "")
                 for number, (expanded, from_macro) in enumerate(expansions):
@@ -410,12 +409,12 @@ class Assembler:
                        state: PassState, define: Callable[[str, int, SourceLine, int], None],
                        handlers: Mapping[str, DirectiveHandler]) -> bool:
         """Hand a directive of the ISA's to its handler in ``handlers``; False if ``text`` is none."""
-        name, argument = _keyword(text)
+        name, argument, argument_offset = _keyword(text)
         handler = handlers.get(self._key(name))
         if handler is None:
             return False
-        argument_column = column + len(text) - len(argument.lstrip()) if argument.strip() else column
-        call = DirectiveCall(name, argument.strip(), address, final, state,
+        argument_column = column + argument_offset
+        call = DirectiveCall(name, argument, address, final, state,
                              lambda symbol, value: define(symbol, value, line, column))
         try:
             handler(call)
@@ -428,17 +427,16 @@ class Assembler:
                     hints: str) -> tuple[list[tuple[str, bool]], dict[str, str]]:
         """The statements ``text`` stands for — itself, or a macro's expansion (flagged True) —
         and the carried fields the macro set."""
-        name, argument = _keyword(text)
+        name, argument, argument_offset = _keyword(text)
         handler = self.macros.get(self._key(name))
         if handler is None:
             return [(text, False)], {}
-        call = MacroCall(name, argument.strip(), address, final, state,
+        call = MacroCall(name, argument, address, final, state,
                          lambda symbol, value: define(symbol, value, line, column), hints)
         try:
             expanded = handler(call)
         except SourceError as error:
-            argument_column = column + len(text) - len(argument.lstrip()) if argument.strip() else column
-            report(line, argument_column + error.col - 1, error.message, error.length)
+            report(line, column + argument_offset + error.col - 1, error.message, error.length)
             return [], {}
         if expanded is None:
             return [(text, False)], call.carried
@@ -509,12 +507,15 @@ def _read_failure(error: Exception, path: Path) -> str:
     return str(error)  # UnicodeDecodeError, or whatever a custom reader refuses
 
 
-def _keyword(text: str) -> tuple[str, str]:
-    """A statement's first word and the rest (after any blanks: a tab separates too)."""
+def _keyword(text: str) -> tuple[str, str, int]:
+    """A statement's first word, the rest stripped (any blanks separate them, a tab too), and
+    where that rest starts in ``text`` (0 when there is none: errors then point at the word)."""
     parts = text.split(None, 1)
     if not parts:
-        return "", ""
-    return parts[0], text[text.index(parts[0]) + len(parts[0]):]
+        return "", "", 0
+    rest = text[text.index(parts[0]) + len(parts[0]):]
+    argument = rest.strip()
+    return parts[0], argument, len(text) - len(rest.lstrip()) if argument else 0
 
 
 def _placed(instruction: Instruction, address: int, words: tuple[int, ...]) -> Instruction:

@@ -34,6 +34,7 @@ from functools import lru_cache, reduce
 from ..bits import BitField, combine_words, split_words
 from .fields import Field, as_field
 from .instruction import DATA, Form, Instruction, data_item, named_forms
+from .kinds import CodeAddress
 from .operands import Binding, Operand, Reading
 from .parser import StatementParser
 from .policies import AS_DATA, FEWEST_LOST, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, Bundler
@@ -126,6 +127,10 @@ class Description(StatementParser):
         self.unknown_bits = unknown_bits
         self.bundles = bundles
         self._compiled = [self._compile(f) for f in self.forms]
+        self._by_form = {id(compiled.form): compiled for compiled in self._compiled}
+        self._by_template: dict[str, CompiledForm] = {}
+        for compiled in self._compiled:
+            self._by_template.setdefault(compiled.form.template, compiled)
         self._unavailable = [(self._compile(f), reason)
                              for f, reason in zip(named_forms([f for f, _ in unavailable]), (r for _, r in unavailable))]
         if order == MOST_SPECIFIC:
@@ -190,12 +195,13 @@ class Description(StatementParser):
         return [compiled for compiled in self._compiled if not compiled.form.spelling_only]
 
     def compiled(self, declared: Form) -> CompiledForm:
-        return next(c for c in self._compiled if c.form is declared or c.form.template == declared.template)
+        """The compiled form of ``declared`` (one of this description's forms, or an equal one)."""
+        return self._by_form.get(id(declared)) or self._by_template[declared.template]
 
     def unused_bits(self, template: str) -> int:
         """Bits of an instruction of form ``template`` that it neither fixes nor reads (for a
         form whose sub-tables pick cases, the fields of every case count as read)."""
-        compiled = next(c for c in self._compiled if c.form.template == template)
+        compiled = self._by_template[template]
         used = compiled.mask | compiled.form.ignore
         for field_name in (*(name for name, _ in compiled.implied), *compiled.form.carries):
             used |= self.fields[field_name].mask
@@ -248,7 +254,7 @@ class Description(StatementParser):
         value and a remark (or a data item and 0 when the words are too few)."""
         reading = Reading(self, value, address, labels, names)
         self.claim(compiled, reading)
-        length = compiled.length + reading.extra_words + compiled.extra_words(_Fields(self, value))
+        length = compiled.length + reading.extra_words + self._extra_words(compiled, value)
         if len(available) < length:
             return data_item(available, address, f"truncated: {compiled.form.mnemonic} needs {length} words"), 0, 0, ""
         taken = available[:length]
@@ -262,6 +268,12 @@ class Description(StatementParser):
         whole = (1 << (self.word_bits * length)) - 1
         stray = (value & ~used | (value ^ shown) & used) & whole
         return instruction, stray, value, self.annotate(instruction, value)
+
+    def _extra_words(self, compiled: CompiledForm, value: int) -> int:
+        """Words the form's ``extra_words`` expression adds for this instruction value."""
+        if not compiled.form.extra_words:
+            return 0
+        return compiled.extra_words(_Fields(self, value))
 
     def _cost(self, lost: int) -> int:
         """How much a text loses: the reporting fields it touches (see Annotate), else bits."""
@@ -383,7 +395,6 @@ class Description(StatementParser):
         """The values of the instruction's code-address operands."""
         if instruction.is_data:
             return []
-        from .kinds import CodeAddress
         return [value for name, value in instruction.values
                 if isinstance(self.operands[name], Operand) and isinstance(self.operands[name].kind, CodeAddress)]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..diagnostics import SourceError
 from ..suggest import did_you_mean
@@ -186,8 +187,9 @@ class Case:
     fixed: tuple[tuple[str, int], ...] = ()
     extra_words: int = 0
 
-    @property
+    @cached_property
     def token(self) -> Token:
+        # Parsed once: sub-tables read it for every instruction they decode, print or parse.
         return parse_token(self.template)
 
 

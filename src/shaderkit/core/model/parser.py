@@ -33,11 +33,8 @@ class StatementParser:
     """The parsing half of :class:`~.description.Description` (it relies on its attributes)."""
 
     def __init__(self):
-        self._part_regexes: dict[int, re.Pattern[str]] = {}
+        self._token_regexes: dict[Token, re.Pattern[str]] = {}
         self._max_prefixes = max((len(c.template.prefixes) for c in self._compiled), default=0)
-        flags = 0 if self.case_sensitive else re.IGNORECASE
-        self._head_regex = {id(c): re.compile(self.token_pattern(c.template.head, named=True) + r"\Z", flags)
-                            for c in [*self._compiled, *(c for c, _ in self._unavailable)]}
 
     # -- tokens -------------------------------------------------------------------------
 
@@ -53,13 +50,21 @@ class StatementParser:
                 parts.append(f"(?P<{piece.name}>{inner})" if named else f"(?:{inner})")
         return "".join(parts)
 
+    def token_regex(self, token: Token) -> re.Pattern[str]:
+        """The whole-text regular expression of ``token`` (named groups per slot), compiled
+        once per token: mnemonic tokens and sub-table cases are matched for every statement."""
+        found = self._token_regexes.get(token)
+        if found is None:
+            flags = re.DOTALL | (0 if self.case_sensitive else re.IGNORECASE)
+            found = self._token_regexes[token] = re.compile(self.token_pattern(token, named=True) + r"\Z", flags)
+        return found
+
     def read_token(self, token: Token, text: str, context: ParseContext) -> dict[str, int]:
         """Raw fields for ``text`` read as ``token``; SourceError (columns within ``text``)."""
         slot = token.single_slot
         if slot is not None:
             return self.operands[slot.name].read(text, context, self)
-        flags = 0 if self.case_sensitive else re.IGNORECASE
-        match = re.compile(self.token_pattern(token, named=True) + r"\Z", flags | re.DOTALL).match(text)
+        match = self.token_regex(token).match(text)
         if match is None:
             raise SourceError(f"'{text}' does not read as '{token.plain()}'", 1, max(1, len(text)))
         fields: dict[str, int] = {}
@@ -97,7 +102,7 @@ class StatementParser:
             head = cut[prefix_count][0]
             for compiled in self._compiled:
                 if len(compiled.parts) == 1 and len(compiled.template.prefixes) >= prefix_count:
-                    match = self._head_regex[id(compiled)].match(head)
+                    match = self.token_regex(compiled.template.head).match(head)
                     if match:
                         candidates.append((compiled, match, cut, prefix_count))
         if not candidates:
@@ -126,7 +131,7 @@ class StatementParser:
                 continue
             heads = []
             for part, cut in zip(compiled.parts, cuts):
-                match = self._part_regex(part).match(cut[0][0])
+                match = self.token_regex(part.head).match(cut[0][0])
                 if match is None or part.prefixes:
                     break
                 heads.append((part, match, cut, 0))
@@ -139,21 +144,14 @@ class StatementParser:
         if tried:
             raise first_error
         for cut in cuts:  # name the operation no form has
-            if not any(self._part_regex(part).match(cut[0][0]) for c in self._compiled for part in c.parts):
+            if not any(self.token_regex(part.head).match(cut[0][0]) for c in self._compiled for part in c.parts):
                 raise self._unknown_mnemonic(*cut[0])
         heads = " + ".join(cut[0][0] for cut in cuts)
         raise SourceError(f"'{heads}' cannot issue together", cuts[0][0][1], len(cuts[0][0][0]))
 
-    def _part_regex(self, part) -> re.Pattern[str]:
-        found = self._part_regexes.get(id(part))
-        if found is None:
-            flags = 0 if self.case_sensitive else re.IGNORECASE
-            found = self._part_regexes[id(part)] = re.compile(self.token_pattern(part.head, named=True) + r"\Z", flags)
-        return found
-
     def _unknown_mnemonic(self, head: str, column: int) -> SourceError:
         for compiled, reason in self._unavailable:
-            if self._head_regex[id(compiled)].match(head):
+            if self.token_regex(compiled.template.head).match(head):
                 return SourceError(f"'{compiled.form.mnemonic}' {reason}", column, len(head))
         # A known mnemonic whose token wants more (a suffix no spelling leaves out): "did you
         # mean ADD?" for 'ADD' would be false, so name what is missing.
@@ -351,10 +349,8 @@ class StatementParser:
 
     def _read_back(self, compiled, reading: Reading) -> Instruction:
         self.claim(compiled, reading)
-        extra = 0
-        if compiled.form.extra_words:
-            extra = compiled.extra_words({name: field.read(reading.value) for name, field in self.fields.items()})
-        return self._instance(compiled, reading, reading.address, (), compiled.length + reading.extra_words + extra)
+        length = compiled.length + reading.extra_words + self._extra_words(compiled, reading.value)
+        return self._instance(compiled, reading, reading.address, (), length)
 
     def instance(self, declared, fields: dict[str, int] | None = None, address: int = 0) -> Instruction:
         """An instruction of form ``declared`` with these raw ``fields`` (the others at their
@@ -377,11 +373,6 @@ class StatementParser:
         length = instruction.length + self._extra_words(compiled, after) - self._extra_words(compiled, before)
         changed = replace(instruction, raw=raw_fields, length=length)
         return replace(changed, words=tuple(self.encode(changed)))
-
-    def _extra_words(self, compiled, value: int) -> int:
-        if not compiled.form.extra_words:
-            return 0
-        return compiled.extra_words({name: field.read(value) for name, field in self.fields.items()})
 
     def _operand_count_error(self, declared, templates: Sequence[Token], required: int,
                              operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> SourceError:
