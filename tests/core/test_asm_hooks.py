@@ -236,3 +236,63 @@ def test_warnings_from_the_check_leave_the_program_assembled():
 def test_a_tab_after_a_directive_or_macro_keyword_separates_it_too():
     assert words("TEMP\tx, y; ADD x, y, R1") == words("ADD R7, R6, R1")
     assert words("SUB\tR1, R2, R3") == words("SUB R1, R2, R3")
+
+
+# --- terminated statements, value names, address units, directives after the marker ----------
+
+
+def test_terminated_statements_need_the_separator_except_the_exempt_words():
+    assembler = Assembler(TOY, comment_prefixes=("#",), statement_separator=";", terminated=("STOP",),
+                          directives={"STOP": lambda call: None})
+    assert assembler.assemble("ADD R1, R2, R3; NEG R1, R2;\nSTOP").words == [0x1298, 0x2280]
+    with pytest.raises(DiagnosticError) as caught:
+        assembler.assemble("ADD R1, R2, R3; NEG R1, R2  # no separator\nNEG R0, R1;")
+    [diagnostic] = caught.value.diagnostics
+    assert (diagnostic.line, diagnostic.col, diagnostic.message) == (1, 27, "missing ';' at the end of the statement")
+    with pytest.raises(ValueError, match="separator"):
+        Assembler(TOY, terminated=("STOP",))
+
+
+def test_value_names_of_each_pass_name_operand_values():
+    asked = []
+
+    def names(final):
+        asked.append(final)
+        return {"imm": {"forty": 40}}
+
+    program = Assembler(TOY, value_names=names).assemble("LDI R1, forty")
+    assert program.words == [0x5228] and asked == [False, True]
+
+
+def test_an_address_can_count_several_words():
+    wide = Description("toy-wide", word_bits=8, words_per_instruction=2, first_word_most_significant=True,
+                       fields={"op": field("15:12"), "target": field("7:0")},
+                       operands={"target": Operand("target", CodeAddress())},
+                       forms=[form("JMP {target}", op=4), form("NOP", op=0)])
+    program = Assembler(wide, words_per_address=2).assemble("NOP\nNOP\nhere: JMP here")
+    assert [item.address for item in program.instructions] == [0, 1, 2]
+    assert program.words == [0, 0, 0, 0, 0x40, 2]
+
+
+def test_a_directive_may_stand_after_the_override_marker_on_a_line_of_its_own():
+    seen = []
+    assembler = Assembler(TOY, comment_prefixes=("#",), override_marker="#!", read_overrides=read_flags,
+                          override_directives={"note": lambda call: seen.append((call.argument, call.final))})
+    program = assembler.assemble("NEG R1, R2  #! flags=3\n#! note hello  # a comment\n")
+    assert program.words == [0x2283] and seen == [("hello", False), ("hello", True)]
+    # Not a statement: written without the marker it is an unknown instruction.
+    with pytest.raises(DiagnosticError, match="note"):
+        assembler.assemble("note hello")
+
+
+def test_an_override_that_lengthens_an_instruction_moves_what_follows():
+    growing = Description("toy-growing", word_bits=8, words_per_instruction=1, max_length=2,
+                          first_word_most_significant=False,
+                          fields={"op": field("7:4"), "long": field("0"), "target": field("3:1"), "extra": field("15:8")},
+                          operands={"target": Operand("target", CodeAddress())},
+                          forms=[form("NOP", op=0, implied={"long": 0, "target": 0}, extra_words="long"),
+                                 form("JMP {target}", op=4, implied={"long": 0})])
+    assembler = Assembler(growing, comment_prefixes=("#",), override_marker="#!", read_overrides=read_flags)
+    program = assembler.assemble("NOP  #! long=1 extra=7\nhere: JMP here\n")
+    assert [item.address for item in program.instructions] == [0, 2]
+    assert program.words == [0x01, 0x07, 0x44]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .asm_hooks import (CheckCall, CheckHandler, DirectiveCall, DirectiveHandler, FinishCall, FinishHandler,
-                        MacroCall, MacroHandler, OverrideReader, PassState, PrescanHandler, expansion_error,
+                        MacroCall, MacroHandler, OverrideReader, PassState, PrescanHandler, ValueNames, expansion_error,
                         split_statements, substitute_aliases)
 from .diagnostics import Diagnostic, DiagnosticError, InputError, SourceError
 from .expr import evaluate
@@ -116,9 +116,13 @@ def read_source_file(path: Path) -> str:
 class Assembler:
     """The two-pass driver for one description; the keyword arguments are the ISA's hooks
     (:mod:`.asm_hooks`): comment prefixes, whole-line aliases (TPP's ``##devMode##``), a
-    statement separator, its own directives, directives written as comments (keywords
-    starting with a comment prefix), its macros, the marker of field overrides and their
-    reader, a prescan of every statement, a check after the last pass and a finish step."""
+    statement separator (with ``terminated``, every statement must end with it but those
+    starting with the words listed), its own directives, directives written as comments
+    (keywords starting with a comment prefix) or after the override marker on a line with no
+    statement (``override_directives``), its macros, the marker of field overrides and their
+    reader, a prescan of every statement, a check after the last pass, a finish step, the names of
+    operand values for each pass (``value_names(final)``: field → name → value, what
+    :attr:`ParseContext.value_names` holds) and the words one address counts."""
 
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
                  line_aliases: Mapping[str, str] | None = None, statement_separator: str | None = None,
@@ -127,7 +131,9 @@ class Assembler:
                  macros: Mapping[str, MacroHandler] | None = None,
                  override_marker: str | None = None, read_overrides: OverrideReader | None = None,
                  prescan: PrescanHandler | None = None, check: CheckHandler | None = None,
-                 finish: FinishHandler | None = None):
+                 finish: FinishHandler | None = None, override_directives: Mapping[str, DirectiveHandler] | None = None,
+                 terminated: Sequence[str] | None = None,
+                 value_names: ValueNames | None = None, words_per_address: int = 1):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
         # Whole lines (compared after stripping) that stand for a directive line.
@@ -136,6 +142,9 @@ class Assembler:
         self.directives = {self._key(name): handler for name, handler in (directives or {}).items()}
         self.comment_directives = {self._key(name): handler for name, handler in (comment_directives or {}).items()}
         self.macros = {self._key(name): handler for name, handler in (macros or {}).items()}
+        # Directives written after the override marker on a line with no statement (``#! trailing …``).
+        self.override_directives = {self._key(name): handler
+                                    for name, handler in (override_directives or {}).items()}
         if (override_marker is None) != (read_overrides is None):
             raise ValueError("field overrides need both a marker and a reader")
         self.override_marker = override_marker
@@ -143,6 +152,14 @@ class Assembler:
         self.prescan = prescan
         self.check = check
         self.finish = finish
+        # Statements end with the separator, except those starting with one of these words
+        # (``END`` needs no ';'); None: the separator only separates.
+        self.terminated = None if terminated is None else {self._key(word) for word in terminated}
+        if self.terminated is not None and not statement_separator:
+            raise ValueError("terminated statements need a statement separator")
+        self.value_names = value_names
+        # How many words one address counts (4: an address is a 4-word slot).
+        self.words_per_address = words_per_address
 
     def _key(self, word: str) -> str:
         return word if self.description.case_sensitive else word.upper()
@@ -162,7 +179,7 @@ class Assembler:
         program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols, origin=origin,
                              prescanned=prescanned)
         closing = Statement(lines[-1] if lines else SourceLine(filename, 1, ""), "", 1,
-                            program.instructions[-1].address + len(program.instructions[-1].words)
+                            program.instructions[-1].address + self._size(program.instructions[-1].words)
                             if program.instructions else origin, 0)
         if self.check is not None:
             for diagnostic in self.check(CheckCall(program, program.state, not errors, closing)):
@@ -290,6 +307,10 @@ class Assembler:
                 raise SourceError(f"{value:#x} does not fit in the {fields[name].width}-bit field {name}", 1)
         return self.description.with_fields(instruction, dict(values))
 
+    def _size(self, words: Sequence[int]) -> int:
+        """The addresses ``words`` take."""
+        return -(-len(words) // self.words_per_address)
+
     # -- one pass -----------------------------------------------------------------------
 
     def _pass(self, lines: list[SourceLine], unlocked: set[str], errors: list[Diagnostic] | None,
@@ -298,6 +319,9 @@ class Assembler:
         """Walk all lines. The first pass (final=False) only places labels; the second encodes."""
         symbols: dict[str, int] = {}
         context = ParseContext(symbols, unlocked, final)
+        if self.value_names is not None:
+            # Assigned, not copied: the ISA's mapping may answer for names it does not list.
+            context.value_names = self.value_names(final)
         if labels:
             # Labels from the first pass are known everywhere in the second (forward references).
             context.symbols.update(labels)
@@ -328,8 +352,8 @@ class Assembler:
             if instruction is not None:
                 program.instructions.append(_placed(instruction, address, words))
                 program.statements.append(statement)
-            statement.size = len(words)
-            address += len(words)
+            statement.size = self._size(words)
+            address += statement.size
 
         for line in lines:
             labels, statements, overrides, comment = self._line_parts(line)
@@ -341,6 +365,18 @@ class Assembler:
             first_of_line = len(program.instructions)
             for name, column in labels:
                 define(name, address, line, column)
+            if overrides is not None and not statements:
+                try:
+                    if self._isa_directive(*overrides, line, address, final, state, define,
+                                           self.override_directives):
+                        continue
+                except SourceError as error:
+                    report(line, error.col, error.message, error.length)
+                    continue
+            if self.terminated is not None:
+                unterminated = self._unterminated(line, statements, overrides)
+                if unterminated is not None:
+                    report(line, unterminated, f"missing '{self.statement_separator}' at the end of the statement")
             for text, column in statements:
                 try:
                     if self._directive(text, column, line, context, unlocked, define):
@@ -376,7 +412,29 @@ class Assembler:
                     self._override(program, first_of_line, *overrides)
                 except SourceError as error:
                     report(line, error.col, error.message, error.length)
+                else:
+                    # An override may change the instruction's length (a field that adds words).
+                    overridden, statement = program.instructions[first_of_line], program.statements[first_of_line]
+                    size = self._size(overridden.words)
+                    address += size - statement.size
+                    statement.size = size
         return program
+
+    def _unterminated(self, line: SourceLine, statements: list[tuple[str, int]],
+                      overrides: tuple[str, int] | None) -> int | None:
+        """The column after a line's last statement if the separator does not end it (and it
+        does not start with a word exempt from that), else None."""
+        if not statements:
+            return None
+        text, column = statements[-1]
+        if self._key(_keyword(text)[0]) in self.terminated:
+            return None
+        code = self._split_line(line.text)[0] if overrides is None else line.text[:overrides[1] - 1 -
+                                                                                    len(self.override_marker)]
+        rest = code[column - 1 + len(text):]
+        if rest.lstrip().startswith(self.statement_separator):
+            return None
+        return column + len(text)
 
     def _override(self, program: Program, first: int, text: str, column: int) -> None:
         """Apply a line's field overrides to its one instruction (from index ``first``)."""

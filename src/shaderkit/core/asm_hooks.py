@@ -4,7 +4,8 @@ An :class:`~shaderkit.core.asm.Assembler` reads any described ISA. Assembly lang
 beyond their instructions, and these hooks carry the differences:
 
 * **several statements on a line**, cut at a ``statement_separator`` (``MOV R0, R1; ADD R2, R0,
-  R1;``) outside brackets — :func:`split_statements`;
+  R1;``) outside brackets — :func:`split_statements`; with ``terminated``, every statement must
+  end with it except those starting with a word listed there (``END``);
 * **directives** of the ISA's own (``TEMP``, ``PARAM``, ``.align``): a handler receives a
   :class:`DirectiveCall` and may define constants, declare **aliases** (a name that stands for
   text, as ``TEMP color;`` names a register) and keep state across the pass;
@@ -19,7 +20,12 @@ beyond their instructions, and these hooks carry the differences:
   the rest of the driver, read it as a comment;
 * **field overrides**: text after a marker (``#! end=1``) ends the statement; the ISA reads it
   into raw field values, which replace the parsed ones before encoding (the macro handler of
-  the statement sees the text too, as ``hints``);
+  the statement sees the text too, as ``hints``; an override that adds words moves what
+  follows). On a line with no statement, the marker may start an ``override_directive``
+  (``#! trailing …``);
+* **value names** (``value_names(final)``, once per pass): names of operand values by field
+  (``{"literal": {"c[0]": bits}}``), which the parser reads as those values;
+* **address units**: ``words_per_address`` words make one address (a 4-word slot);
 * **a prescan** that reads the text of every statement (after comments, labels and overrides are
   cut off; macros unexpanded, aliases not substituted) once, before the first pass, and returns
   what the handlers read as ``prescanned``: facts about the whole program that a statement
@@ -172,6 +178,8 @@ FinishHandler = Callable[[FinishCall], None]
 # Reads the text of every statement, in source order, into what handlers see as ``prescanned``.
 PrescanHandler = Callable[[Sequence[str]], object]
 CheckHandler = Callable[[CheckCall], Iterable[Diagnostic]]
+# The names of operand values in one pass (called with ``final``): field → name → value.
+ValueNames = Callable[[bool], Mapping[str, Mapping[str, int]]]
 # Reads the text after the override marker into raw field values (SourceError columns count in
 # that text).
 OverrideReader = Callable[[str], Mapping[str, int]]
