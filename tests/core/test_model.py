@@ -94,6 +94,13 @@ def test_sub_table_cases_read_and_print_their_own_text():
         VP1.parse("add $r1 $r2 (slct $c2 $r4q)")
 
 
+def test_the_case_whose_shape_the_text_has_says_what_is_wrong_in_it():
+    # "(slct $c9 b20 $r4q)" has the quad case's shape; only its $c number is wrong.
+    with pytest.raises(SourceError) as caught:
+        VP1.parse("add $r1 $r2 (slct $c9 b20 $r4q)")
+    assert (caught.value.message, caught.value.col) == ("9 is out of range (0 to 3)", len("add $r1 $r2 (slct $c") + 1)
+
+
 def test_pc_relative_targets_print_absolute_and_must_be_reachable():
     # At word 6 the group starts at 4: bits 9-23 = 0x0f → 4 + 15*4 = 0x40.
     word = 0xe0001e04 | (0x3c << 3)

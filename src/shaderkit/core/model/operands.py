@@ -25,7 +25,7 @@ from functools import cached_property
 from ..diagnostics import SourceError
 from ..suggest import did_you_mean
 from .kinds import CodeAddress, OperandKind, ParseContext
-from .templates import Token, parse_token
+from .templates import Mismatch, Token, most_specific, parse_token
 
 __all__ = ["Binding", "Operand", "SubTable", "Case", "case", "Flags", "Reading"]
 
@@ -267,18 +267,26 @@ class SubTable(Binding):
             reading.description.operands[slot.name].claim(reading)
 
     def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
-        first_error: SourceError | None = None
+        shaped: list[SourceError] = []  # from cases with literal text, which the text has
+        errors: list[SourceError] = []
         for row in self.cases:
             try:
                 fields = description.read_token(row.token, text, context)
             except SourceError as error:
-                first_error = first_error or error
+                (shaped if row.token.single_slot is None else errors).append(error)
                 continue
             return {**fields, **dict(row.fixed)}
-        if len(self.cases) == 1 and first_error is not None:
-            raise first_error
-        written = ", ".join(f"'{row.token.plain()}'" for row in self.cases)
-        raise SourceError(f"'{text}' is not a valid {self.title or 'operand'} (expected {written})", 1, len(text))
+        if len(self.cases) == 1:
+            raise (shaped + errors)[0]
+        # The case whose shape the text has says what is wrong in it; a case that is one bare
+        # operand has no shape, so its error says no more than that the text is not that case.
+        found = most_specific(shaped) if shaped else None
+        if found is not None and not isinstance(found, Mismatch):
+            raise found
+        expected = ""
+        if not any(row.token.slots for row in self.cases):
+            expected = " (expected " + ", ".join(f"'{row.token.literal}'" for row in self.cases) + ")"
+        raise Mismatch(f"'{text}' is not a valid {self.title or 'operand'}{expected}", 1, max(1, len(text)))
 
     def pattern(self, description) -> str:
         return "|".join(f"(?:{description.token_pattern(row.token)})" for row in self.cases)

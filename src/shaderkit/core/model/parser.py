@@ -23,8 +23,8 @@ from ..expr import evaluate
 from ..suggest import did_you_mean
 from .instruction import DATA, Instruction, data_item
 from .kinds import ParseContext
-from .operands import Reading
-from .templates import Slot, Token, split_statement
+from .operands import Operand, Reading
+from .templates import Mismatch, Slot, Token, most_specific, moved, split_statement
 
 __all__ = ["StatementParser"]
 
@@ -66,20 +66,20 @@ class StatementParser:
             return self.operands[slot.name].read(text, context, self)
         match = self.token_regex(token).match(text)
         if match is None:
-            raise SourceError(f"'{text}' does not read as '{token.plain()}'", 1, max(1, len(text)))
+            raise Mismatch(f"'{text}' does not read as '{token.plain()}'", 1, max(1, len(text)))
         fields: dict[str, int] = {}
         for name, part in match.groupdict().items():
             try:
                 fields.update(self.operands[name].read(part, context, self))
             except SourceError as error:
-                raise SourceError(error.message, match.start(name) + error.col, error.length) from None
+                raise moved(error, match.start(name) + error.col) from None
         return fields
 
     def _read_at(self, token: Token, text: str, column: int, context: ParseContext) -> dict[str, int]:
         try:
             return self.read_token(token, text, context)
         except SourceError as error:
-            raise SourceError(error.message, column + error.col - 1, error.length) from None
+            raise moved(error, column + error.col - 1) from None
 
     # -- statements ---------------------------------------------------------------------
 
@@ -107,13 +107,13 @@ class StatementParser:
                         candidates.append((compiled, match, cut, prefix_count))
         if not candidates:
             raise self._unknown_mnemonic(tokens[0][0], tokens[0][1])
-        first_error: SourceError | None = None
+        errors: list[SourceError] = []
         for compiled, match, cut, prefix_count in candidates:
             try:
                 return self._parse_with(compiled, [(compiled.template, match, cut, prefix_count)], context)
             except SourceError as error:
-                first_error = first_error or error
-        raise first_error
+                errors.append(error)
+        raise most_specific(errors)
 
     def _parse_co_issued(self, operations: list[tuple[str, int]], context: ParseContext) -> Instruction:
         """A statement of several operations joined by the issue separator: the forms with as
@@ -124,8 +124,7 @@ class StatementParser:
             if not cut:
                 raise SourceError(f"an empty operation around '{self.issue_separator}'", column)
             cuts.append(cut)
-        first_error: SourceError | None = None
-        tried = False
+        errors: list[SourceError] = []
         for compiled in self._compiled:
             if len(compiled.parts) != len(cuts):
                 continue
@@ -136,13 +135,12 @@ class StatementParser:
                     break
                 heads.append((part, match, cut, 0))
             else:
-                tried = True
                 try:
                     return self._parse_with(compiled, heads, context)
                 except SourceError as error:
-                    first_error = first_error or error
-        if tried:
-            raise first_error
+                    errors.append(error)
+        if errors:
+            raise most_specific(errors)
         for cut in cuts:  # name the operation no form has
             if not any(self.token_regex(part.head).match(cut[0][0]) for c in self._compiled for part in c.parts):
                 raise self._unknown_mnemonic(*cut[0])
@@ -269,8 +267,7 @@ class StatementParser:
                 try:
                     fields.update(self.operands[name].read(part, context, self))
                 except SourceError as error:
-                    raise SourceError(error.message, head_column + match.start(name) + error.col - 1,
-                                      error.length) from None
+                    raise moved(error, head_column + match.start(name) + error.col - 1) from None
             present: set[str] = {slot.name for slot in template.head.slots}
             operand_tokens = tokens[prefix_count + 1:]
             templates = template.operands
@@ -305,13 +302,33 @@ class StatementParser:
                     for template_token, is_present in zip(template_tokens, chosen):
                         if is_present:
                             text, column = next(given)
-                            attempt.update(self._read_at(template_token, text, column, context))
+                            read = self._read_at(template_token, text, column, context)
+                            self._check_agreement(read, attempt, declared, text, column)
+                            attempt.update(read)
                             attempt_present.update(slot.name for slot in template_token.slots)
                             progress += 1
             except SourceError as error:
                 yield progress, error, {}, set()
                 continue
             yield progress, None, attempt, attempt_present
+
+    def _check_agreement(self, read: dict[str, int], earlier: dict[str, int], declared, text: str,
+                         column: int) -> None:
+        """SourceError when the operand ``text``, read as ``read``, sets a field that an earlier
+        part of the same operation (its mnemonic token, an operand before it) set to another
+        value: the instruction holds one such field (two sources reading different inputs
+        through one input index). Fields the form fixes are the form's, not the text's."""
+        fixed = dict(declared.fixed)
+        for name, raw in read.items():
+            if name in earlier and earlier[name] != raw and name not in fixed:
+                raise SourceError(f"'{text}' disagrees with an earlier part of the statement: the instruction has "
+                                  f"one {self._field_title(name)}", column, len(text))
+
+    def _field_title(self, name: str) -> str:
+        """How messages name field ``name``: the title of an operand reading it, else "<name> field"."""
+        titles = (binding.title for binding in self.operands.values()
+                  if isinstance(binding, Operand) and binding.field == name and binding.title)
+        return next(titles, f"{name} field")
 
     @staticmethod
     def _bare(name: str) -> Token:

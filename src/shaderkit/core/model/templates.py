@@ -25,11 +25,13 @@ from __future__ import annotations
 import ast
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-__all__ = ["Slot", "Token", "Template", "parse_template", "split_operands", "split_statement",
+from ..diagnostics import SourceError
+
+__all__ = ["Mismatch", "Slot", "Token", "Template", "moved", "most_specific", "parse_template", "split_operands", "split_statement",
            "compile_predicate", "compile_expression", "PLACEHOLDER"]
 
 # {name}, {name?}, {name if EXPRESSION}
@@ -84,6 +86,22 @@ class Token:
     def plain(self) -> str:
         """The token with placeholders written as bare names (for messages: ``ADD rd rs``)."""
         return "".join(piece if isinstance(piece, str) else piece.name for piece in self.pieces)
+
+
+class Mismatch(SourceError):
+    """Text without the shape of what it was read as (a template's literal text, no case of a
+    sub-table), as opposed to a value in it that is wrong: a parser trying alternatives reports
+    any other error before a mismatch, since that alternative is the one the text meant."""
+
+
+def moved(error: SourceError, column: int, length: int | None = None) -> SourceError:
+    """``error`` at another column (and length), of the same class."""
+    return type(error)(error.message, column, error.length if length is None else length)
+
+
+def most_specific(errors: Sequence[SourceError]) -> SourceError:
+    """The error to report of alternatives that all failed: the first that is not a mismatch."""
+    return next((error for error in errors if not isinstance(error, Mismatch)), errors[0])
 
 
 @dataclass(frozen=True)
