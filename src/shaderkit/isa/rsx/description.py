@@ -1,9 +1,9 @@
 """RSX instructions described in core's model: what the two descriptions share.
 
 This module owns the operand kinds the RSX text needs beyond core's (swizzles, write masks,
-float vectors, loop counts), the source operands with their SUB / ABS spellings, the way
-spelling-only copies of forms are made, and the way the hints of the ``#!`` syntax are read
-off a decoded instruction; :mod:`.description_fragment` and :mod:`.description_vertex` declare the fields
+float vectors, loop counts), the source operands with their SUB / ABS spellings, the tables
+that read spellings they never print (:class:`SpelledTable`), the way spelling-only copies of
+forms are made, and the way the hints of the ``#!`` syntax are read off a decoded instruction; :mod:`.description_fragment` and :mod:`.description_vertex` declare the fields
 and forms (spec/rsx.md sections 2 and 3). Word order follows the model's convention for
 variable length: word 0 (D0 / OPDEST) is the least significant word, fields are written with
 :func:`~shaderkit.core.model.in_word` on the normalised words of spec section 1, and an FP
@@ -15,17 +15,27 @@ targets as ``L<n>`` through ``labels``; without them literals and counts print i
 (``{1, 0, 0.5, 2}``, ``{3, 0, 1}``) and targets as numbers. Fields the text never shows are
 either implied by the form (what the assembler writes, as PSL1GHT cgcomp does) or carried
 (the end bit, FP block offsets) for the assembler driver to set.
+
+The descriptions read every spelling of the old grammar (:mod:`.assembler`, whose tables of
+names stay in :mod:`.syntax`) and print one: the printed names come first in a register
+file's names, other spellings are later names, read-only cases of a :class:`SpelledTable` or
+spelling-only forms. A source reads its sign and bars in any arrangement that substituting a
+declared name as text gives (:func:`fold_source`: ``--x``, ``|-x|``, ``|x|.y``), and chained
+swizzles compose (``R0.zw.x`` is ``R0.z``); FP reads a bare number as a literal and ``c[N]``
+through the context's ``value_names["literal"]`` (LOOP and REP counts too).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from shaderkit.core.diagnostics import SourceError
 
-from shaderkit.core.model import Description, Instruction, OperandKind, ParseContext, SubTable, case, in_word
+from shaderkit.core.model import (Case, Description, Instruction, OperandKind, ParseContext, SubTable, case,
+                                  in_word)
 
 from . import syntax
 
@@ -38,8 +48,28 @@ def bits_in(word: int, msb: int, lsb: int | None = None) -> str:
     return in_word(word, msb, lsb, word_bits=32)
 
 
+def swizzle_lanes(text: str) -> tuple[int, int, int, int]:
+    """The lanes ``text`` selects: ``""`` is the identity, ``.xy`` is ``.xyyy`` (the last letter
+    repeats), and a swizzle of a swizzle composes (``.zw.x`` is ``.z``: a declared name written
+    with a swizzle, substituted where the name is read with one). ValueError for anything else."""
+    lanes = (0, 1, 2, 3)
+    if not text:
+        return lanes
+    if not re.fullmatch(r"(?:\.[xyzw]{1,4})+", text):
+        raise ValueError(text)
+    for letters in text[1:].split("."):
+        step = [LANES.index(letter) for letter in letters]
+        step += [step[-1]] * (4 - len(step))
+        lanes = tuple(lanes[lane] for lane in step)
+    return lanes
+
+
+SWIZZLES = r"(?:\.[xyzw]{1,4})*"
+
+
 class Swizzle(OperandKind):
-    """``.x`` / ``.xzzw`` / nothing for the identity; 8 raw bits, x in the high or low pair."""
+    """``.x`` / ``.xzzw`` / nothing for the identity; 8 raw bits, x in the high or low pair. On
+    input, chained swizzles compose (:func:`swizzle_lanes`)."""
 
     def __init__(self, x_in_high_bits: bool):
         self.x_in_high_bits = x_in_high_bits
@@ -56,15 +86,13 @@ class Swizzle(OperandKind):
         return syntax.swizzle_suffix(self._lanes(value))
 
     def parse(self, text: str, context: ParseContext) -> int:
-        if not text:
-            return self._raw((0, 1, 2, 3))
-        if not re.fullmatch(r"\.[xyzw]{1,4}", text):
-            raise SourceError(f"'{text}' is not a swizzle (1 to 4 of x, y, z, w)", 1, len(text))
-        lanes = [LANES.index(letter) for letter in text[1:]]
-        return self._raw(tuple(lanes + [lanes[-1]] * (4 - len(lanes))))
+        try:
+            return self._raw(swizzle_lanes(text))
+        except ValueError:
+            raise SourceError(f"'{text}' is not a swizzle (1 to 4 of x, y, z, w)", 1, len(text)) from None
 
     def pattern(self) -> str:
-        return r"(?:\.[xyzw]{1,4})?"
+        return SWIZZLES
 
 
 class WriteMask(OperandKind):
@@ -120,15 +148,25 @@ def literal_value(words) -> int:
     return sum(word << (32 * lane) for lane, word in enumerate(words))
 
 
+# A number written alone where a constant vector may stand: every lane of an inline literal
+# (``MOVR R0, 0.5`` is ``{0.5}``), in the old grammar's spelling (no sign: a sign before it is
+# the source's negation, so ``-0.5`` reads as ``-{0.5}``, as the old assembler encodes it).
+BARE_NUMBER = r"0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+
+
 class FloatVector(OperandKind):
     """A literal vec4 (128 raw bits, x in the low word): ``{1, 0, 0.5, 2}``; on input also
-    ``{0.5}`` (every lane), ``{a, b}`` / ``{a, b, c}`` (ARB: y, z = 0 and w = 1) and the listing's
-    ``{0x3f800000(1), …}``."""
+    ``{0.5}`` (every lane), ``{a, b}`` / ``{a, b, c}`` (ARB: y, z = 0 and w = 1), the listing's
+    ``{0x3f800000(1), …}`` and a bare number (:data:`BARE_NUMBER`, every lane)."""
 
     def format(self, value: int) -> str:
         return "{" + ", ".join(syntax.float_text(word) for word in literal_words(value)) + "}"
 
-    def parse(self, text: str, context: ParseContext) -> int:
+    def parse(self, text: str, context: ParseContext | None) -> int:
+        if re.fullmatch(BARE_NUMBER, text):
+            return literal_value(_float_words(text, 1) * 4)
+        if re.fullmatch(r"c\[\d+\]", text):  # a constant the context does not name (``value_names``)
+            raise SourceError(f"{text} is not declared (#const or #var)", 1, len(text))
         if not (text.startswith("{") and text.endswith("}")):
             raise SourceError(f"expected a constant such as {{1, 0, 0, 1}}, got '{text}'", 1, len(text))
         values = _float_words(text[1:-1], 2)
@@ -141,7 +179,7 @@ class FloatVector(OperandKind):
 
     def pattern(self) -> str:
         # c[k]: the name a program-level printer gives the literal (``names``).
-        return r"\{[^{}]*\}|c\[\d+\]"
+        return rf"\{{[^{{}}]*\}}|c\[\d+\]|{BARE_NUMBER}"
 
 
 class LoopCounts(OperandKind):
@@ -158,16 +196,124 @@ class LoopCounts(OperandKind):
 
     def parse(self, text: str, context: ParseContext) -> int:
         """The counts are the x, y and z lanes of a constant vector, as a ``#const`` line holds
-        them (``{3, 0, 1, 0}``; ``{3, 0, 1}`` and ``{4}`` widen as every literal does), each
-        truncated to a whole number; REP reads x alone."""
-        lanes = [syntax.bits_to_float(word) for word in literal_words(FloatVector().parse(text, context))]
+        them (``{3, 0, 1, 0}``; ``{3, 0, 1}``, ``{4}`` and a bare ``4`` widen as every literal
+        does), each truncated to a whole number; REP reads x alone. The constant may be a
+        ``c[N]`` the context names as a literal (``value_names["literal"]``, the words a
+        ``#const`` gives it), and a swizzle picks its lanes (``c[2].zyx``)."""
+        found = re.fullmatch(rf"(?P<constant>.*?)(?P<swizzle>{SWIZZLES})", text.strip(), re.DOTALL)
+        constant, swizzle = found["constant"], found["swizzle"]
+        named = context.value_names.get("literal", {}) if context is not None else {}
+        value = named[constant] if constant in named else FloatVector().parse(constant, context)
+        words = literal_words(value)
+        lanes = [syntax.bits_to_float(words[lane]) for lane in swizzle_lanes(swizzle)]
         counts = lanes[:1] if self.count_only else lanes[:3]
         if not all(0 <= value <= 255 for value in counts):  # NaN fails too
             raise SourceError("count, start and step must be 0..255", 1, len(text))
         return sum(int(value) << (8 * index) for index, value in enumerate(counts))
 
     def pattern(self) -> str:
-        return r"\{[^{}]*\}|c\[\d+\]"
+        return rf"(?:\{{[^{{}}]*\}}|c\[\d+\]|{BARE_NUMBER}){SWIZZLES}"
+
+
+@dataclass(frozen=True)
+class SpelledTable(SubTable):
+    """A :class:`~shaderkit.core.model.SubTable` that also reads spellings it never prints.
+
+    ``read_only`` cases are read after the printed ones (``result.color`` for R0, ``C0`` for
+    ``C``): a decoded operand is printed as one of ``cases`` only, so printing stays as the
+    plain table's. With ``blanks`` the text may hold blanks, which count for nothing
+    (``R0 (GT.x)``: a condition after a blank). ``refusals`` are (regular expression, message)
+    pairs: a text they match is refused with that message (a spelling the grammar knows and
+    forbids, such as a write mask on a fixed-lane output)."""
+
+    read_only: tuple[Case, ...] = ()
+    blanks: bool = False
+    refusals: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def _reading(self) -> SubTable:
+        return SubTable(self.cases + self.read_only, self.title, self.order, self.stand_in)
+
+    def fields_set(self, description) -> tuple[str, ...]:
+        return self._reading.fields_set(description)
+
+    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        written = re.sub(r"\s+", "", text) if self.blanks else text
+        for refused, message in self.refusals:
+            if re.fullmatch(refused, written, re.IGNORECASE):
+                raise SourceError(message, 1, max(1, len(text)))
+        try:
+            return self._reading.read(written, context, description)
+        except SourceError as error:
+            if written == text:
+                raise
+            raise _over(error, text) from None
+
+    def pattern(self, description) -> str:
+        spelled = [self._reading.pattern(description), *(f"(?:{refused})" for refused, _ in self.refusals)]
+        return (r"\s*" if self.blanks else "") + "(?:" + "|".join(spelled) + ")"
+
+    def spellings(self) -> tuple[str, ...]:
+        return self._reading.spellings()
+
+
+def fold_source(text: str) -> str:
+    """A source's text with its signs and bars as the printed spellings have them: blanks go,
+    ``+x`` is ``x``, ``--x`` is ``x`` (signs multiply), ``|-x|`` and ``||x||`` are ``|x|`` (abs
+    applies before negate, spec 3.8, so a sign inside bars counts for nothing), and a swizzle
+    after the bars moves inside them (``|x|.y`` is ``|x.y|``, composing with a swizzle ``x``
+    has). These are the texts that substituting a declared name gives (``-n`` with ``n`` =
+    ``-R0`` is ``--R0``, ``|n|.x`` with ``n`` = ``-R0.zw`` is ``|-R0.zw|.x``), which the old
+    grammar read as ``R0`` and ``|R0.z|``. A text of another shape is returned as it is."""
+    compact = re.sub(r"\s+", "", text)
+    try:
+        negate, absolute, body, end = _folded(compact, 0)
+    except ValueError:
+        return text
+    if end != len(compact):
+        return text
+    return ("-" if negate else "") + (f"|{body}|" if absolute else body)
+
+
+def _folded(text: str, position: int) -> tuple[bool, bool, str, int]:
+    """(negated, in bars, register text, end) of the operand starting at ``position``."""
+    negate = False
+    while position < len(text) and text[position] in "+-":
+        negate ^= text[position] == "-"
+        position += 1
+    if text.startswith("|", position):
+        _, _, body, end = _folded(text, position + 1)
+        if not text.startswith("|", end):
+            raise ValueError(text)
+        swizzle = re.compile(SWIZZLES).match(text, end + 1)
+        return negate, True, body + swizzle.group(), swizzle.end()
+    end = text.find("|", position)
+    end = len(text) if end < 0 else end
+    if end == position:
+        raise ValueError(text)
+    return negate, False, text[position:end], end
+
+
+@dataclass(frozen=True)
+class SourceTable(SubTable):
+    """A source operand's table (sign and bars around a register): its text is folded first
+    (:func:`fold_source`), so every way of writing the same sign and bars reads as the one the
+    printer writes."""
+
+    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        folded = fold_source(text)
+        try:
+            return super().read(folded, context, description)
+        except SourceError as error:
+            if folded == text:
+                raise
+            raise _over(error, text) from None
+
+
+def _over(error: SourceError, text: str) -> SourceError:
+    """``error``, raised on a rewritten ``text``, pointing at all of the text as written (an
+    error of the same class: parsers rank a text's shape not matching apart from a wrong value)."""
+    return type(error)(error.message, 1, max(1, len(text)))
 
 
 SOURCE_SPELLINGS = ("-|{}|", "|{}|", "-{}", "{}")
@@ -177,17 +323,28 @@ def source_operands(number: int) -> dict[str, SubTable]:
     """Source ``number`` (negation and bars around what its ``s<n>_register`` operand reads) as
     written, and the two pseudo-instruction spellings of it: ``s<n>_negated`` (SUB's second
     operand, which ADD negates) and ``s<n>_absolute`` (ABS's operand, which MOV reads in bars:
-    abs applies before negate, spec 3.8, so ABS of ``-a`` is ``|a|``)."""
+    abs applies before negate, spec 3.8, so ABS of ``-a`` or ``-|a|`` is ``|a|``). Each reads
+    its text folded (:class:`SourceTable`)."""
     body = f"{{s{number}_register}}"
     negate, absolute = f"source{number}_negate", f"source{number}_abs"
 
     def table(spellings, flags) -> SubTable:
-        return SubTable(tuple(case(written.format(body), **{negate: negated, absolute: barred})
-                              for written, (negated, barred) in zip(spellings, flags)), title="source")
+        return SourceTable(tuple(case(written.format(body), **{negate: negated, absolute: barred})
+                                 for written, (negated, barred) in zip(spellings, flags)), title="source")
 
     return {f"s{number}": table(SOURCE_SPELLINGS, ((1, 1), (0, 1), (1, 0), (0, 0))),
             f"s{number}_negated": table(SOURCE_SPELLINGS, ((0, 1), (1, 1), (0, 0), (1, 0))),
-            f"s{number}_absolute": table(SOURCE_SPELLINGS[2:], ((0, 1), (0, 1)))}
+            f"s{number}_absolute": table(SOURCE_SPELLINGS, ((0, 1),) * 4)}
+
+
+def with_spellings(names: Mapping[int, tuple[str, ...]], spellings: Mapping[str, int]) -> dict[int, tuple[str, ...]]:
+    """``names`` (number → names, the printed one first) with each of ``spellings`` (name →
+    number) added after the names its number has: read, never printed."""
+    result = {number: tuple(written) for number, written in names.items()}
+    for name, number in spellings.items():
+        if number in result and name not in result[number]:
+            result[number] = (*result[number], name)
+    return result
 
 
 def other_spellings(forms, spellings: Mapping[str, Sequence[tuple[str, Mapping[str, str]]]]) -> list:
