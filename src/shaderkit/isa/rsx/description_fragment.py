@@ -10,6 +10,11 @@ displacement for texcoord reads, the perspective flag of DP/MUL/DIV/NRM on a tex
 …), so ``encode(parse(text))`` gives cgcomp's words and a decoded instruction reports the bits
 its text loses (``unknown_bits``). The end bit and the IF/LOOP/REP block offsets are carried:
 the assembler driver sets them from the program around the instruction.
+
+The parser reads the old grammar's spellings too: f[N], fragment.texcoord and the other
+input names, result.color[n], result.depth (R1, mask z unless one is written), o[COLR],
+o[COLH], o[DEPR], ``C0``, a condition in parentheses after KIL/IF/BRK/RET, and a texture
+instruction without its target (2D).
 """
 
 from __future__ import annotations
@@ -20,8 +25,8 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
                                   SubTable, case, field, form)
 
 from . import syntax
-from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, LoopCounts, Swizzle, WriteMask, bits_in,
-                          other_spellings, source_operands)
+from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, LoopCounts, SpelledTable, Swizzle, WriteMask,
+                          bits_in, other_spellings, source_operands, with_spellings)
 from .instruction import FP_TEMPORARIES
 from .opcodes import FP
 
@@ -84,9 +89,13 @@ HINT_FIELDS = ("end", "destination", "destination_half", "set_cc", "mask", "inpu
                "source0_clamp", "source1_clamp", "source2_clamp", "scale", "opcode_high", "source2", "source2_abs",
                "displacement", "indexed_input", "perspective", "literal")
 
-INPUT_NAMES = {index: (syntax.fp_input_name(index),) for index in range(16)}
-for _short, _index in syntax.FP_INPUT_SHORT_NAMES.items():
-    INPUT_NAMES[_index] = (*INPUT_NAMES[_index], f"f[{_short}]")
+# The printed name first; then every other way the old grammar names the input: f[TEX0] (NV
+# short names), f[N], fragment.color.primary, fragment.texcoord (= fragment.texcoord[0]).
+INPUT_NAMES = with_spellings({index: (syntax.fp_input_name(index),) for index in range(16)},
+                             {**{f"f[{short}]": index for short, index in syntax.FP_INPUT_SHORT_NAMES.items()},
+                              **{f"f[{index}]": index for index in range(16)},
+                              **syntax.FP_INPUT_SPELLINGS, "fragment.texcoord": 4,
+                              **{f"fragment.texcoord[{unit}]": 4 + unit for unit in range(syntax.FP_TEXCOORDS)}})
 
 
 def _register_table(number: int) -> SubTable:
@@ -102,14 +111,34 @@ def _register_table(number: int) -> SubTable:
                     stand_in=((f"{name}_type", 0), (f"{name}_half", 0), (f"{name}_index", 0)))
 
 
-CONDITION = SubTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0),
-                      case("({test}{test_register}{cc_swizzle})")), title="condition")
-BARE_CONDITION = SubTable((case("{test}{test_register}{cc_swizzle}"),), title="condition")
+# A blank may come before a condition (``R0 (GT.x)``); KIL, IF, BRK and RET read theirs also in
+# parentheses (``KIL (GT.x)``).
+CONDITION = SpelledTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0),
+                          case("({test}{test_register}{cc_swizzle})")), title="condition", blanks=True)
+BARE_CONDITION = SpelledTable((case("{test}{test_register}{cc_swizzle}"),), title="condition", blanks=True,
+                              read_only=(case("({test}{test_register}{cc_swizzle})"),))
+
+
+def _written_outputs() -> tuple:
+    """The old grammar's output names, as the registers cgcomp gives them (spec 3.1):
+    ``result.color[n]`` / ``o[COLR]`` an R register, ``o[COLH]`` H0, ``result.depth`` /
+    ``o[DEPR]`` R1 with the mask z unless a mask is written."""
+    temp = {"no_destination": 0, "destination_half": 0}
+    colors = [("result.color", 0), ("o[COLR]", 0),
+              *((f"result.color[{number}]", register) for number, register in syntax.FP_COLOR_OUTPUTS.items())]
+    cases = [case(f"{name}{{mask}}{{condition}}", destination=register, **temp) for name, register in colors]
+    cases.append(case("o[COLH]{mask}{condition}", destination=0, no_destination=0, destination_half=1))
+    depth_z = 1 << 2  # the mask's z bit
+    for name in ("result.depth", "o[DEPR]"):
+        cases += [case(f"{name}{{condition}}", destination=syntax.FP_DEPTH_REGISTER, mask=depth_z, **temp),
+                  case(f"{name}{{mask}}{{condition}}", destination=syntax.FP_DEPTH_REGISTER, **temp)]
+    return tuple(cases)
 
 OPERANDS = {
     "precision": Operand("precision", Precision({0: "R", 1: "H", 2: "X"}), stand_in=0),
-    "cc": SubTable((case("", set_cc=0), case("C", set_cc=1, set_cc_register=0),
-                    case("C1", set_cc=1, set_cc_register=1)), title="CC update"),
+    "cc": SpelledTable((case("", set_cc=0), case("C", set_cc=1, set_cc_register=0),
+                        case("C1", set_cc=1, set_cc_register=1)), title="CC update",
+                       read_only=(case("C0", set_cc=1, set_cc_register=0),)),
     "saturate": Operand("saturate", Choice({0: "", 1: "_SAT"})),
     "scale": Operand("scale", Choice({0: "", **syntax.SCALE_SUFFIXES}), stand_in=0),
     "mask": Operand("mask", WriteMask(x_in_high_bit=False), stand_in=0xF),
@@ -119,12 +148,14 @@ OPERANDS = {
     "cc_swizzle": Operand("cc_swizzle", Swizzle(x_in_high_bits=False)),
     "rindex": Operand("destination", Registers({n: (str(n),) for n in range(FP_TEMPORARIES)}), stand_in=0),
     "hindex": Operand("destination", Registers({n: (str(n),) for n in range(64)})),
-    "dst": SubTable((case("RC{mask}{condition}", no_destination=1, destination_half=0),
-                     case("HC{mask}{condition}", no_destination=1, destination_half=1),
-                     case("H{hindex}{mask}{condition}", no_destination=0, destination_half=1),
-                     case("R{rindex}{mask}{condition}", no_destination=0, destination_half=0)), title="destination"),
-    "input": Operand("input", Registers(INPUT_NAMES)),
-    "literal": Operand("literal", FloatVector()),
+    "dst": SpelledTable((case("RC{mask}{condition}", no_destination=1, destination_half=0),
+                         case("HC{mask}{condition}", no_destination=1, destination_half=1),
+                         case("H{hindex}{mask}{condition}", no_destination=0, destination_half=1),
+                         case("R{rindex}{mask}{condition}", no_destination=0, destination_half=0)),
+                        title="destination", read_only=_written_outputs()),
+    # The titles name the one field two sources of an instruction cannot read differently.
+    "input": Operand("input", Registers(INPUT_NAMES), title="input attribute"),
+    "literal": Operand("literal", FloatVector(), title="literal slot"),
     "unit": Operand("texture_unit", Registers({n: (str(n),) for n in range(16)})),
     "target": Operand("perspective", Registers({0: ("2D", "1D", "3D", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT"),
                                                  1: ("CUBE",)})),
@@ -213,9 +244,19 @@ def _arithmetic_forms(opcode) -> list:
             implied["source1_abs"] = "source0_abs"
         forms.append(form(template, name=f"{name} {' '.join(map(str, slots))}".strip(), implied=implied,
                           carries=("end",), extra_words=LITERAL_WORDS, **_opcode_fields(opcode.value)))
+    if opcode.texture:
+        forms += [_without_target(declared) for declared in forms]
     if not precision:
         forms += [_suffixed(declared, "{precision}", ("precision",)) for declared in forms]
     return forms
+
+
+def _without_target(declared):
+    """A spelling-only copy of a texture form with the target left out: 2D, as the old grammar
+    reads ``TEX R0, f[TEX0], texture[1]``."""
+    template = declared.template.removesuffix(", {target}")
+    return replace(declared, template=template, implied=(*declared.implied, ("perspective", 0)), spelling_only=True,
+                   name=f"{declared.name} (no target)")
 
 
 def _suffixed(declared, suffixes: str, fields: tuple[str, ...]):
