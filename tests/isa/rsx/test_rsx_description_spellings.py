@@ -20,6 +20,7 @@ import pytest
 
 from shaderkit.core.diagnostics import DiagnosticError, SourceError
 from shaderkit.core.model import ParseContext
+from shaderkit.isa.rsx.description import FloatVector, LoopCounts
 from shaderkit.isa.rsx.description_fragment import FRAGMENT
 from shaderkit.isa.rsx.description_vertex import VERTEX
 
@@ -369,6 +370,21 @@ def test_what_the_old_grammar_refuses_is_refused(case, message):
     if message is not None:
         assert message in raised.value.message
     _old_assembler_refuses(case)
+
+
+@pytest.mark.parametrize("kind, text, message", [
+    (FloatVector(), "{1e40}", "1e40 does not fit in a 32-bit float"),
+    (FloatVector(), "1e400", "1e400 does not fit in a 32-bit float"),
+    (FloatVector(), "{0x123456789}", "raw float bits need at most 8 hex digits"),
+    (FloatVector(), "{1, 2x}", "'2x' is not a number"),
+    (FloatVector(), "c[5]", "c[5] is not declared (#const or #var)"),
+    (LoopCounts(), "{300, 0, 1}", "LOOP count, start and step must be 0..255"),
+    (LoopCounts(count_only=True), "{-1}", "REP count, start and step must be 0..255"),
+])
+def test_a_constant_that_does_not_read_says_why_as_the_old_grammar_does(kind, text, message):
+    with pytest.raises(SourceError) as raised:
+        kind.parse(text, ParseContext())
+    assert raised.value.message == message
 
 
 # --- printing stays as it was ----------------------------------------------------------------------------------

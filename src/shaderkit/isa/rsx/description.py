@@ -27,6 +27,7 @@ through the context's ``value_names["literal"]`` (LOOP and REP counts too).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -126,15 +127,23 @@ def _float_words(text: str, column: int) -> list[int]:
     for item in text.split(","):
         item = item.strip()
         item = re.sub(r"\(.*\)$", "", item).strip()  # the listing spelling 0x3f800000(1)
+        if re.fullmatch(r"-?0[xX][0-9a-fA-F]{1,8}", item):
+            negative = item.startswith("-")
+            bits = int(item.lstrip("-"), 16)
+            values.append(bits ^ (0x80000000 if negative else 0))
+            continue
+        if re.fullmatch(r"-?0[xX][0-9a-fA-F]+", item):
+            raise SourceError("raw float bits need at most 8 hex digits", column, len(item))
         try:
-            if re.fullmatch(r"-?0[xX][0-9a-fA-F]{1,8}", item):
-                negative = item.startswith("-")
-                bits = int(item.lstrip("-"), 16)
-                values.append(bits ^ (0x80000000 if negative else 0))
-            else:
-                values.append(syntax.float_bits_of(float(item)))
+            number = float(item)
         except ValueError:
             raise SourceError(f"'{item}' is not a number", column, max(1, len(item))) from None
+        try:
+            if math.isinf(number) and item.lstrip("+-").lower() not in ("inf", "infinity"):
+                raise ValueError(item)  # 1e400: a number too large, not an infinity written as one
+            values.append(syntax.float_bits_of(number))
+        except ValueError:
+            raise SourceError(f"{item} does not fit in a 32-bit float", column, max(1, len(item))) from None
     return values
 
 
@@ -208,7 +217,8 @@ class LoopCounts(OperandKind):
         lanes = [syntax.bits_to_float(words[lane]) for lane in swizzle_lanes(swizzle)]
         counts = lanes[:1] if self.count_only else lanes[:3]
         if not all(0 <= value <= 255 for value in counts):  # NaN fails too
-            raise SourceError("count, start and step must be 0..255", 1, len(text))
+            raise SourceError(f"{'REP' if self.count_only else 'LOOP'} count, start and step must be 0..255", 1,
+                              len(text))
         return sum(int(value) << (8 * index) for index, value in enumerate(counts))
 
     def pattern(self) -> str:
