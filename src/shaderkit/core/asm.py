@@ -29,6 +29,7 @@ from .diagnostics import Diagnostic, DiagnosticError, InputError, SourceError
 from .expr import evaluate
 from .fileio import read_file_bytes
 from .model import Description, Instruction, ParseContext
+from .suggest import did_you_mean
 
 MAX_INCLUDE_DEPTH = 16
 MAX_ERRORS = 100
@@ -122,7 +123,8 @@ class Assembler:
     statement (``override_directives``), its macros, the marker of field overrides and their
     reader, a prescan of every statement, a check after the last pass, a finish step, the names of
     operand values for each pass (``value_names(final)``: field → name → value, what
-    :attr:`ParseContext.value_names` holds) and the words one address counts."""
+    :attr:`ParseContext.value_names` holds), the words one address counts and the longest word
+    a statement may hold."""
 
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
                  line_aliases: Mapping[str, str] | None = None, statement_separator: str | None = None,
@@ -133,7 +135,8 @@ class Assembler:
                  prescan: PrescanHandler | None = None, check: CheckHandler | None = None,
                  finish: FinishHandler | None = None, override_directives: Mapping[str, DirectiveHandler] | None = None,
                  terminated: Sequence[str] | None = None,
-                 value_names: ValueNames | None = None, words_per_address: int = 1):
+                 value_names: ValueNames | None = None, words_per_address: int = 1,
+                 max_word_length: int | None = None):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
         # Whole lines (compared after stripping) that stand for a directive line.
@@ -160,6 +163,8 @@ class Assembler:
         self.value_names = value_names
         # How many words one address counts (4: an address is a 4-word slot).
         self.words_per_address = words_per_address
+        # A statement's longest name or number, refused before it is parsed (or quoted whole).
+        self.max_word_length = max_word_length
 
     def _key(self, word: str) -> str:
         return word if self.description.case_sensitive else word.upper()
@@ -319,6 +324,7 @@ class Assembler:
         """Walk all lines. The first pass (final=False) only places labels; the second encodes."""
         symbols: dict[str, int] = {}
         context = ParseContext(symbols, unlocked, final)
+        context.keywords = (*self.directives, *self.macros)
         if self.value_names is not None:
             # Assigned, not copied: the ISA's mapping may answer for names it does not list.
             context.value_names = self.value_names(final)
@@ -393,6 +399,8 @@ class Assembler:
                     parsed, back = substitute_aliases(expanded, state.aliases)
                     context.address = address
                     try:
+                        if self.max_word_length is not None:
+                            _refuse_long_words(parsed, self.max_word_length)
                         instruction = self.description.parse(parsed, context)
                         if carried and number == 0 and final:
                             instruction = self._carry(instruction, carried, context)
@@ -401,13 +409,16 @@ class Assembler:
                         if from_macro:
                             report(line, column, expansion_error(text.split()[0], error), len(text.split()[0]))
                         else:
-                            report(line, column + back(error.col) - 1, error.message, error.length)
+                            message = error.message + _alias_hint(error, parsed, state.aliases)
+                            report(line, column + back(error.col) - 1, message, error.length)
                         instruction, words = None, (0,) * self.description.words_per_instruction
                     except ValueError as error:  # a value the encoder refused although it fitted the field
                         report(line, column, str(error))
                         instruction, words = None, (0,) * self.description.words_per_instruction
                     place(instruction, statement, words)
-            if overrides is not None:
+            # Overrides of a statement that failed would only add a second error for it.
+            failed = errors is not None and errors and errors[-1].line == line.number and errors[-1].file == line.file
+            if overrides is not None and not failed:
                 try:
                     self._override(program, first_of_line, *overrides)
                 except SourceError as error:
@@ -563,6 +574,22 @@ def _read_failure(error: Exception, path: Path) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     return str(error)  # UnicodeDecodeError, or whatever a custom reader refuses
+
+
+def _refuse_long_words(text: str, limit: int) -> None:
+    found = re.search(r"[\w.$]{%d,}" % (limit + 1), text)
+    if found is not None:
+        raise SourceError(f"a word of {len(found.group()):,} characters is too long (at most {limit:,})",
+                          found.start() + 1, len(found.group()))
+
+
+def _alias_hint(error: SourceError, text: str, aliases: Mapping[str, str]) -> str:
+    """"(did you mean NAME?)" for an error at a word of ``text`` close to a declared alias, when
+    the error suggests nothing itself."""
+    if not aliases or "did you mean" in error.message:
+        return ""
+    word = re.match(r"[A-Za-z_]\w*", text[error.col - 1:error.col - 1 + error.length])
+    return did_you_mean(word.group(), list(aliases)) if word else ""
 
 
 def _keyword(text: str) -> tuple[str, str, int]:

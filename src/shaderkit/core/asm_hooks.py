@@ -207,7 +207,7 @@ def substitute_aliases(text: str, aliases: dict[str, str]) -> tuple[str, Callabl
     origins: list[int] = []  # result position → original position
     position = 0
     for found in _WORD.finditer(text):
-        if found.group() not in aliases or (found.start() and text[found.start() - 1] in ".$[#"):
+        if found.group() not in aliases or (found.start() and text[found.start() - 1] in ".$#"):
             continue
         pieces.append(text[position:found.start()])
         origins.extend(range(position, found.start()))

@@ -84,7 +84,9 @@ class Description(StatementParser):
     * ``issue_separator`` — the text joining co-issued operations of one form (module docstring);
     * ``unknown_bits`` — :data:`~.policies.AS_DATA` or :class:`~.policies.Annotate`;
     * ``bundles`` — how an instruction stream groups into bundles (:func:`~.policies.rank_runs`);
-    * ``max_length`` — the longest instruction in words, when cases add words.
+    * ``max_length`` — the longest instruction in words, when cases add words;
+    * ``instruction_noun`` — how messages name a statement (``"unknown fragment program
+      instruction 'FOO'"``).
     """
 
     def __init__(self, name: str, *, word_bits: int, fields: Mapping[str, Field | BitField],
@@ -97,8 +99,9 @@ class Description(StatementParser):
                  annotate: Callable[[Instruction, int], str] | None = None,
                  order: str = MOST_SPECIFIC, unknown_bits: AsData | Annotate = AS_DATA,
                  bundles: Bundler | None = None, max_length: int | None = None,
-                 issue_separator: str | None = None):
+                 issue_separator: str | None = None, instruction_noun: str = "instruction"):
         self.name = name
+        self.instruction_noun = instruction_noun
         self.word_bits = word_bits
         self.words_per_instruction = words_per_instruction
         self.max_length = max_length or words_per_instruction

@@ -37,6 +37,9 @@ class ParseContext:
         self.final = final
         # Where the statement being parsed will be placed (PC-relative fields need it).
         self.address = address
+        # Words that may start a statement besides instructions (an assembler's directives):
+        # candidates for "did you mean" after an unknown instruction.
+        self.keywords: tuple[str, ...] = ()
 
     def lookup(self, name: str) -> int | None:
         if name in self.symbols:

@@ -273,20 +273,39 @@ class SubTable(Binding):
             try:
                 fields = description.read_token(row.token, text, context)
             except SourceError as error:
-                (shaped if row.token.single_slot is None else errors).append(error)
+                # A bare operand has a shape when the text matches its kind's pattern.
+                has_shape = row.token.single_slot is None or description.token_regex(row.token).match(text)
+                (shaped if has_shape else errors).append(error)
                 continue
             return {**fields, **dict(row.fixed)}
         if len(self.cases) == 1:
-            raise (shaped + errors)[0]
-        # The case whose shape the text has says what is wrong in it; a case that is one bare
-        # operand has no shape, so its error says no more than that the text is not that case.
+            only = (shaped + errors)[0]
+            if isinstance(only, Mismatch) and self.title:
+                raise Mismatch(f"'{text}' is not a valid {self.title}", 1, max(1, len(text)))
+            raise only
+        # The case whose shape the text has says what is wrong in it; a bare operand whose
+        # pattern the text does not match says no more than that the text is not that case.
         found = most_specific(shaped) if shaped else None
         if found is not None and not isinstance(found, Mismatch):
             raise found
         expected = ""
         if not any(row.token.slots for row in self.cases):
             expected = " (expected " + ", ".join(f"'{row.token.literal}'" for row in self.cases) + ")"
-        raise Mismatch(f"'{text}' is not a valid {self.title or 'operand'}{expected}", 1, max(1, len(text)))
+        hint = "" if expected else did_you_mean(text, self.names(description))
+        raise Mismatch(f"'{text}' is not a valid {self.title or 'operand'}{expected}{hint}", 1, max(1, len(text)))
+
+    def names(self, description) -> list[str]:
+        """What the cases read as whole words: their plain text, and the names of an operand a
+        case starts with (register names): candidates for "did you mean"."""
+        names: list[str] = []
+        for row in self.cases:
+            first = row.token.pieces[0] if row.token.pieces else None
+            if not row.token.slots or isinstance(first, str):
+                names.append(first if row.token.slots else row.token.literal)  # the text before any operand
+            else:
+                operand = description.operands[first.name]
+                names.extend(operand.names(description) if isinstance(operand, SubTable) else operand.spellings())
+        return [name for name in names if len(name) > 2]
 
     def pattern(self, description) -> str:
         return "|".join(f"(?:{description.token_pattern(row.token)})" for row in self.cases)

@@ -23,7 +23,7 @@ from ..expr import evaluate
 from ..suggest import did_you_mean
 from .instruction import DATA, Instruction, data_item
 from .kinds import ParseContext
-from .operands import Operand, Reading
+from .operands import Operand, Reading, SubTable
 from .templates import Mismatch, Slot, Token, most_specific, moved, split_statement
 
 __all__ = ["StatementParser"]
@@ -66,7 +66,7 @@ class StatementParser:
             return self.operands[slot.name].read(text, context, self)
         match = self.token_regex(token).match(text)
         if match is None:
-            raise Mismatch(f"'{text}' does not read as '{token.plain()}'", 1, max(1, len(text)))
+            raise Mismatch(self._mismatch(token, text), 1, max(1, len(text)))
         fields: dict[str, int] = {}
         for name, part in match.groupdict().items():
             try:
@@ -74,6 +74,21 @@ class StatementParser:
             except SourceError as error:
                 raise moved(error, match.start(name) + error.col) from None
         return fields
+
+    def _mismatch(self, token: Token, text: str) -> str:
+        """Why ``text`` does not read as ``token``: not a valid <what its first operand is>
+        when the token starts with one, else the token's spelling (placeholders as <title>)."""
+        first = token.pieces[0] if token.pieces else None
+        if first is not None and not isinstance(first, str):
+            operand = self.operands[first.name]
+            names = operand.names(self) if isinstance(operand, SubTable) else operand.spellings()
+            return f"'{text}' is not a valid {getattr(operand, 'title', '') or first.name}{did_you_mean(text, names)}"
+        return f"'{text}' does not read as '{self._spelled(token)}'"
+
+    def _spelled(self, token: Token) -> str:
+        """A token with its placeholders written as ``<title>`` (for messages)."""
+        return "".join(piece if isinstance(piece, str) else
+                       f"<{getattr(self.operands[piece.name], 'title', '') or piece.name}>" for piece in token.pieces)
 
     def _read_at(self, token: Token, text: str, column: int, context: ParseContext) -> dict[str, int]:
         try:
@@ -106,7 +121,7 @@ class StatementParser:
                     if match:
                         candidates.append((compiled, match, cut, prefix_count))
         if not candidates:
-            raise self._unknown_mnemonic(tokens[0][0], tokens[0][1])
+            raise self._unknown_mnemonic(tokens[0][0], tokens[0][1], context)
         errors: list[SourceError] = []
         for compiled, match, cut, prefix_count in candidates:
             try:
@@ -143,11 +158,11 @@ class StatementParser:
             raise most_specific(errors)
         for cut in cuts:  # name the operation no form has
             if not any(self.token_regex(part.head).match(cut[0][0]) for c in self._compiled for part in c.parts):
-                raise self._unknown_mnemonic(*cut[0])
+                raise self._unknown_mnemonic(*cut[0], context)
         heads = " + ".join(cut[0][0] for cut in cuts)
         raise SourceError(f"'{heads}' cannot issue together", cuts[0][0][1], len(cuts[0][0][0]))
 
-    def _unknown_mnemonic(self, head: str, column: int) -> SourceError:
+    def _unknown_mnemonic(self, head: str, column: int, context: ParseContext) -> SourceError:
         for compiled, reason in self._unavailable:
             if self.token_regex(compiled.template.head).match(head):
                 return SourceError(f"'{compiled.form.mnemonic}' {reason}", column, len(head))
@@ -162,8 +177,8 @@ class StatementParser:
         spelled = self._spelled_mnemonics
         readable = set(spelled)
         bare = [c.form.mnemonic for c in self._compiled if c.form.mnemonic in readable]
-        hint = did_you_mean(head, [DATA, *bare, *spelled])
-        return SourceError(f"unknown instruction '{head}'{hint}", column, len(head))
+        hint = did_you_mean(head, [DATA, *bare, *spelled, *context.keywords])
+        return SourceError(f"unknown {self.instruction_noun} '{head}'{hint}", column, len(head))
 
     def _missing_suffix(self, compiled, head: str, column: int) -> SourceError:
         """"'ADD' is missing its precision (ADD{precision}{cc})": the placeholders of the
@@ -244,8 +259,9 @@ class StatementParser:
                     for name, raw in part_fields.items():
                         if name in fields and fields[name] != raw and name not in dict(compiled.form.fixed):
                             head, column = tokens[prefix_count]
-                            raise SourceError(f"'{head}' disagrees with the operation before it on a shared operand "
-                                              f"({name})", column, len(head))
+                            raise SourceError(f"'{head}' and the operation before it share one "
+                                              f"{name.replace('_', ' ')} but give it different values", column,
+                                              len(head))
                     fields.update(part_fields)
                     present |= part_present
                 head = heads[0][2][heads[0][3]]
@@ -396,7 +412,7 @@ class StatementParser:
         """"'ADD' takes 2 operands (ADD rd rs), got 3", at the first extra operand if any."""
         count = f"{required} to {len(templates)}" if required != len(templates) else str(len(templates))
         if templates:
-            expected = " ".join([declared.mnemonic, *(token.plain() for token in templates)])
+            expected = " ".join([declared.mnemonic, *(self._described(token) for token in templates)])
             takes = f"{count} operand{'' if count == '1' else 's'} ({expected})"
         else:
             takes = "no operands"
@@ -404,7 +420,26 @@ class StatementParser:
             column, length = operand_tokens[len(templates)][1], len(operand_tokens[len(templates)][0])
         else:
             column, length = head[1], len(head[0])
+            if not self.operand_separator.match(" "):
+                # Operands written with blanks where the separator belongs read as one.
+                for text, text_column in operand_tokens:
+                    blank = re.search(r"\S(\s+)(?=\S)", text)
+                    if blank is not None:
+                        word = text[blank.end(1):].split()[0]
+                        return SourceError(f"expected ',' between operands, found '{word}' ('{declared.mnemonic}' "
+                                           f"takes {takes})", text_column + blank.end(1), len(word))
         return SourceError(f"'{declared.mnemonic}' takes {takes}, got {len(operand_tokens)}", column, length)
+
+    def _described(self, token: Token) -> str:
+        """An operand of a template as messages name it: the title of the operand it starts
+        with, else its placeholders' names (``rd``, ``texture[unit]``)."""
+        first = token.pieces[0] if token.pieces else None
+        if first is not None and not isinstance(first, str):
+            title = getattr(self.operands[first.name], "title", "")
+            if title:
+                return title
+        return self._spelled(token) if any(getattr(self.operands[slot.name], "title", "") for slot in token.slots) \
+            else token.plain()
 
     def _parse_data(self, tokens: list[tuple[str, int]], context: ParseContext) -> Instruction:
         if not tokens:
