@@ -65,7 +65,7 @@ def test_assembler_errors_come_in_line_order_with_suggestions_and_counts(tmp_pat
     heads = [line for line in result.stderr.splitlines() if re.match(r".*bad\.vp:\d+:\d+: error: ", line)]
     assert [int(line.split(":")[-4]) for line in heads] == [2, 3, 4, 5]
     assert "unknown vertex program instruction 'MOVV' (did you mean MOV?)" in heads[0]
-    assert heads[2].endswith("error: MOV takes 2 operands (a destination and a source), found 3")
+    assert heads[2].endswith("error: 'MOV' takes 2 operands (MOV destination source), got 3")
     assert heads[3].endswith("(did you mean result.position?)")
 
 

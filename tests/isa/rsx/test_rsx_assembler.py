@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shaderkit.core.diagnostics import DiagnosticError
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import VP_CODE_SLOTS
@@ -192,16 +192,16 @@ def test_vertex_program_memory_limit():
 ERROR_CASES = [
     (FP + "MOVR R0, R1\nEND\n", (3, 12, "missing ';' at the end of the statement")),
     (FP + "ADDR R0, fragment.color, fragment.texcoord[0];\nEND\n",
-     (3, 26, "an instruction reads one input attribute (OPDEST holds a single input index)")),
+     (3, 26, "'fragment.texcoord[0]' disagrees with an earlier part of the statement: the instruction has one input attribute")),
     (FP + "#const c[0] = 1 0 0 0\nADDR R0, c[0], {1, 2, 3, 4};\nEND\n",
-     (4, 16, "an instruction has one literal slot: two different constant values cannot be read by one instruction")),
+     (4, 16, "'{1, 2, 3, 4}' disagrees with an earlier part of the statement: the instruction has one literal slot")),
     (FP + "MOVR R0, c[7];\nEND\n", (3, 10, "c[7] is not declared (#const or #var)")),
     (FP + "FOO R0;\nEND\n", (3, 1, "unknown fragment program instruction 'FOO'")),
     (FP + "MOVR R48, R1;\nEND\n", (3, 6, "R48: R registers go up to R47")),
     (FP + "IF GT.x;\nEND\n", (3, 1, "IF is never closed (ENDIF)")),
     (FP + "ENDIF;\nEND\n", (3, 1, "ENDIF without a matching IF")),
     (FP + "IF GT.x;\nENDLOOP;\nENDIF;\nEND\n", (4, 1, "ENDLOOP without a matching LOOP (the open block is IF)")),
-    (FP + "MOVR R0.xq, R1;\nEND\n", (3, 8, "'.xq' is not a swizzle or write mask (1 to 4 of x, y, z, w)")),
+    (FP + "MOVR R0.xq, R1;\nEND\n", (3, 6, "'R0.xq' is not a valid destination")),
     (FP + "MOVR R0.yx, R1;\nEND\n", (3, 9, "'yx' is not a write mask (x, y, z, w in that order)")),
     (FP + "TEXR R0, f[TEX0], texture[0], 4D;\nEND\n",
      (3, 31, "expected a texture target (1D, 2D, 3D, CUBE, RECT, SHADOW1D, SHADOW2D, SHADOWRECT)")),
@@ -209,27 +209,27 @@ ERROR_CASES = [
      (3, 18, "'bogus=1' is not a hint (field=value, literal=w,w,w,w or native)")),
     (FP + "MOVR R0, R1;  #! mask=0x10\nEND\n", (3, 18, "0x10 does not fit in the 4-bit field mask")),
     (FP + "LRPR R0, R1, R2, R3;  #! mask=1\nEND\n",
-     (3, 25, "LRP expands to 2 instructions; hints need a single instruction (add 'native' for the hardware opcode)")),
+     (3, 6, "LRP expands to 2 instructions; hints need a single instruction (add 'native' for the hardware opcode)")),
     (FP + "MOVR R0, R1 + RCP R2, R3;\nEND\n", (3, 13, "co-issue ('+') exists only in vertex programs")),
     (FP + "#const c[0] = 300 0 1 0\nLOOP c[0];\nENDLOOP;\nEND\n", (4, 6, "LOOP count, start and step must be 0..255")),
-    (FP + "KIL R0;\nEND\n", (3, 5, "expected a condition such as GT.x or (NE1.xy)")),
+    (FP + "KIL R0;\nEND\n", (3, 5, "'R0' is not a valid condition such as GT.x or (NE1.xy)")),
     (FP + "#const c[0] = 1e40 0 0 0\nEND\n", (3, 15, "1e40 does not fit in a 32-bit float")),
     (VP + "ADD R0, v[1], v[2];\nEND\n",
-     (3, 15, "an instruction reads one input attribute (a single v[] index per slot)")),
+     (3, 15, "'v[2]' disagrees with an earlier part of the statement: the instruction has one input attribute")),
     (VP + "#const c[1] = 1 2 3 4\n#const c[2] = 1 2 3 4\nADD R0, c[1], c[2];\nEND\n",
-     (5, 15, "an instruction reads one constant (a single c[] index per slot)")),
+     (5, 15, "'c[2]' disagrees with an earlier part of the statement: the instruction has one constant")),
     (VP + "MOVR R0, R1;\nEND\n", (3, 1, "unknown vertex program instruction 'MOVR' (did you mean MOV?)")),
     (VP + "MOV R0, {1, 2, 3, 4};\nEND\n",
      (3, 9, "vertex programs have no inline constants; declare '#const c[N] = …' and read c[N]")),
-    (VP + "BRA nowhere;\nEND\n", (3, 5, "unknown label 'nowhere'")),
+    (VP + "BRA nowhere;\nEND\n", (3, 5, "undefined symbol 'nowhere'")),
     (VP + "MAD R0, R1, R2, R3 + RCP R4, R5;\nEND\n",
-     (3, 30, "source slot 2 is read by both co-issued operations with different operands")),
-    (VP + "MOV o[1], R0 + RCP o[2].x, R1;\nEND\n", (3, 20, "only one of the co-issued operations can write an output")),
-    (VP + "MOVC R0(GT1.x), R1;\nEND\n", (3, 1, "a vertex instruction selects one CC register for its test and its "
-                                          "update (D0 bit 25)")),
-    (VP + "ARL R0.x, v[0];\nEND\n", (3, 5, "ARL writes an address register (A0 or A1)")),
-    (VP + "MOV A0.x, R0;\nEND\n", (3, 5, "only ARL writes an address register")),
-    (VP + "MOV R0, c[A2.x+1];\nEND\n", (3, 11, "relative constant addressing is written [A0.x+n] or [A1.y+n]")),
+     (3, 22, "'RCP' and the operation before it share one source2 index but give it different values")),
+    (VP + "MOV o[1], R0 + RCP o[2].x, R1;\nEND\n", (3, 16, "'RCP' and the operation before it share one output but give it different values")),
+    (VP + "MOVC R0(GT1.x), R1;\nEND\n", (3, 6, "'R0(GT1.x)' disagrees with an earlier part of the statement: "
+                                          "the instruction has one CC register")),
+    (VP + "ARL R0.x, v[0];\nEND\n", (3, 5, "'R0.x' is not a valid address register (A0 or A1): only ARL writes one")),
+    (VP + "MOV A0.x, R0;\nEND\n", (3, 5, "'A0.x' is not a valid destination")),
+    (VP + "MOV R0, c[A2.x+1];\nEND\n", (3, 9, "'c[A2.x+1]' is not a valid source")),
     (VP + "MOV R0, R1;\n", (3, 1, "missing END")),
     (VP + "END\nMOV R0, R1;\n", (4, 1, "text after END")),
     ("MOV R0, R1;\nEND\n", (1, 1, "missing program header (!!ARBvp1.0 or !!ARBfp1.0)")),

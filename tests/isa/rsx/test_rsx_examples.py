@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.fragment import fragment_image, fullscreen_inputs, run_fragment_program
 from shaderkit.isa.rsx.gl import render_fragment_fullscreen
 from shaderkit.isa.rsx.glsl import decompile

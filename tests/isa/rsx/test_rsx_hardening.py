@@ -14,7 +14,7 @@ import pytest
 from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import DiagnosticError, InputError
 from shaderkit.isa import get
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.budget import DEFAULT_WORK, BudgetExhausted, RunBudget
 from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.fragment import fullscreen_inputs, run_fragment_program

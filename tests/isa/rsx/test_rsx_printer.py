@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from shaderkit.isa.rsx import fields as layout
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import Instruction, Program, fragment_has_literal

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from shaderkit.core.binfmt import read_words
 from shaderkit.isa.rsx import fields as layout
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import (CgParameter, CgType, CgVariability, ProgramKind, read_container,
                                          UCODE_BYTE_ORDER)
 from shaderkit.isa.rsx.disassembler import disassemble

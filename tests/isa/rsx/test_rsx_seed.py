@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.listing import listing

@@ -13,7 +13,7 @@ from hypothesis import given
 from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import DiagnosticError
 from shaderkit.isa import get
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER
 from shaderkit.isa.rsx.disassembler import disassemble
 from shaderkit.isa.rsx.instruction import decode_program
@@ -166,14 +166,14 @@ TYPOS = [
     (FP + "MULLR R0, R1, R2;\nEND\n", (3, 1, "unknown fragment program instruction 'MULLR' (did you mean MULR?)")),
     (FP + "MOVR R0, R1;\nEDN;\n", (4, 1, "unknown fragment program instruction 'EDN' (did you mean END?)")),
     (VP + "MOV result.positon, vertex.position;\nEND\n",
-     (3, 5, "unknown destination register 'result.positon' (did you mean result.position?)")),
+     (3, 5, "'result.positon' is not a valid destination (did you mean result.position?)")),
     (VP + "MOV R0, vertex.texcord[1];\nEND\n",
-     (3, 9, "unknown source register 'vertex.texcord[…]' (did you mean vertex.texcoord?)")),
+     (3, 9, "'vertex.texcord[1]' is not a valid source (did you mean vertex.texcoord[1]?)")),
     (FP + "MOVR result.colr, fragment.color;\nEND\n",
-     (3, 6, "unknown destination register 'result.colr' (did you mean result.color?)")),
-    (FP + "TEMP normal;\nMOVR R0, normla;\nEND\n", (4, 10, "unknown source register 'normla' (did you mean normal?)")),
+     (3, 6, "'result.colr' is not a valid destination (did you mean result.color?)")),
+    (FP + "TEMP normal;\nMOVR R0, normla;\nEND\n", (4, 10, "'normla' is not a valid source (did you mean normal?)")),
     (VP + "MOV R0, zzzz;\nEND\n",
-     (3, 9, "unknown source register 'zzzz' (not a hardware name and never declared)")),
+     (3, 9, "'zzzz' is not a valid source")),
 ]
 
 
@@ -185,17 +185,17 @@ def test_typos_get_the_nearest_name(source, expected):
 # --- operand counts --------------------------------------------------------------------------------
 
 COUNTS = [
-    (VP + "MOV R0, R1, R2;\nEND\n", (3, 13, "MOV takes 2 operands (a destination and a source), found 3")),
-    (FP + "MOVR R0, R1, R2;\nEND\n", (3, 14, "MOV takes 2 operands (a destination and a source), found 3")),
-    (VP + "ADD R0, R1;\nEND\n", (3, 1, "ADD takes 3 operands (a destination and 2 sources), found 2")),
-    (VP + "ADD R0 R1 R2;\nEND\n", (3, 8, "expected ',' between operands, found 'R1' (ADD takes 3 operands)")),
-    (FP + "LRPR R0, R1, R2;\nEND\n", (3, 1, "LRP takes 4 operands (a destination and 3 sources), found 3")),
+    (VP + "MOV R0, R1, R2;\nEND\n", (3, 13, "'MOV' takes 2 operands (MOV destination source), got 3")),
+    (FP + "MOVR R0, R1, R2;\nEND\n", (3, 14, "'MOV' takes 2 operands (MOV destination source), got 3")),
+    (VP + "ADD R0, R1;\nEND\n", (3, 1, "'ADD' takes 3 operands (ADD destination source source), got 2")),
+    (VP + "ADD R0 R1 R2;\nEND\n", (3, 8, "expected ',' between operands, found 'R1' ('ADD' takes 3 operands (ADD destination source source))")),
+    (FP + "LRPR R0, R1, R2;\nEND\n", (3, 1, "'LRP' takes 4 operands (LRP destination source source source), got 3")),
     (FP + "TEXR R0, f[TEX0], texture[0], 2D, R1;\nEND\n",
-     (3, 35, "TEX takes 3 or 4 operands (a destination, a source, texture[n] and an optional target), found 5")),
-    (FP + "KIL GT.x, LT.y;\nEND\n", (3, 11, "KIL takes 0 or 1 operands (an optional condition), found 2")),
-    (FP + "NOP R0;\nEND\n", (3, 5, "NOP takes no operands, found 1")),
-    (FP + "IF;\nENDIF;\nEND\n", (3, 1, "IF takes 1 operand (a condition such as NE.x), found 0")),
-    (VP + "BRA a, b;\na:\nEND\n", (3, 8, "BRA takes 1 operand (a target), found 2")),
+     (3, 35, "'TEX' takes 4 operands (TEX destination source texture[unit] target), got 5")),
+    (FP + "KIL GT.x, LT.y;\nEND\n", (3, 11, "'KIL' takes 0 to 1 operands (KIL condition such as GT.x or (NE1.xy)), got 2")),
+    (FP + "NOP R0;\nEND\n", (3, 5, "'NOP' takes no operands, got 1")),
+    (FP + "IF;\nENDIF;\nEND\n", (3, 1, "'IF' takes 1 operand (IF condition such as GT.x or (NE1.xy)), got 0")),
+    (VP + "BRA a, b;\na:\nEND\n", (3, 8, "'BRA' takes 1 operand (BRA A<address register>.<address register lane><condition>), got 2")),
 ]
 
 

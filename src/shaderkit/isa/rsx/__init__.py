@@ -165,7 +165,7 @@ class Rsx:
     # -- text ------------------------------------------------------------------------------
 
     def assemble(self, source: str, filename: str = "<input>", kind: ProgramKind | None = None) -> AssembledRsx:
-        from .assembler import assemble
+        from .assembly import assemble
         kind = kind or self.kind
         assembled = assemble(source, filename, kind)
         parameters, header_values = images.split_metadata(source, filename, assembled.program.kind)

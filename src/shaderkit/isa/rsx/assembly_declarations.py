@@ -34,6 +34,7 @@ from shaderkit.core.diagnostics import SourceError
 
 from . import syntax
 from .container import ProgramKind
+from .description import FloatVector, literal_words
 from .syntax import Token, TokenStream
 
 if TYPE_CHECKING:
@@ -82,6 +83,16 @@ class OperandGrammar:
     source: Callable[[object, ProgramKind, Names], Source]
     destination: Callable[[object, ProgramKind, Names], Destination]
 
+
+@dataclass(frozen=True)
+class OperandCheck:
+    """How a declaration checks the operand text it names, as a statement would read it:
+    ``source`` and ``destination`` raise SourceError (columns within the text) if they cannot."""
+
+    source: Callable[[str], None]
+    destination: Callable[[str], None]
+
+
 _REGISTER_NAME = re.compile(r"([RHA])(\d+)")
 # c[...] whose brackets hold no other bracket: the scan cannot run on past the next '[', so a line
 # with many unclosed 'c[' is still read in linear time.
@@ -125,7 +136,7 @@ def prescan(kind: ProgramKind) -> Callable[[Sequence[str]], Scan]:
     return scan
 
 
-def directives(kind: ProgramKind, grammar: OperandGrammar) -> Mapping[str, DirectiveHandler]:
+def directives(kind: ProgramKind, grammar: OperandGrammar | OperandCheck) -> Mapping[str, DirectiveHandler]:
     """The core ``directives=`` handlers of every declaration keyword of a ``kind`` program;
     ``call.prescanned`` is the :func:`prescan` of the program."""
 
@@ -144,7 +155,7 @@ class _Declaration:
     kind: ProgramKind
     declared: Declarations
     scan: Scan
-    grammar: OperandGrammar
+    grammar: OperandGrammar | OperandCheck
     alias: Callable[[str, str], None]
     text: str
 
@@ -173,6 +184,9 @@ class _Declaration:
             self.names.valueless.add(name.text)
             return
         equals = stream.expect("=", "after the name")
+        if isinstance(self.grammar, OperandCheck):
+            self._checked(keyword, name, equals)
+            return
         if keyword == "PARAM":
             self._param(name, stream)
             return
@@ -184,6 +198,42 @@ class _Declaration:
         else:
             self.names.sources[name.text] = self.grammar.source(operand, self.kind, self.names)
         self.alias(name.text, self.text[equals.column:].strip())
+
+    def _checked(self, keyword: str, name: Token, equals: Token) -> None:
+        """``name = operand`` read through the :class:`OperandCheck`: the name becomes an alias
+        of the operand's text."""
+        rest = self.text[equals.column:]
+        text = rest.strip()
+        column = equals.column + len(rest) - len(rest.lstrip()) + 1
+        if keyword == "PARAM":
+            self._checked_param(name, text, column)
+            return
+        check = self.grammar.destination if keyword == "OUTPUT" else self.grammar.source
+        try:
+            check(text)
+        except SourceError as error:
+            raise SourceError(error.message, column + error.col - 1, error.length) from None
+        self.alias(name.text, text)
+
+    def _checked_param(self, name: Token, text: str, column: int) -> None:
+        """``PARAM x = c[N]``, ``= {…}`` or ``= number`` (a VP literal is placed in constant
+        memory, :meth:`_vertex_constant`); anything else gives no usable value."""
+        literal = re.fullmatch(r"(-?)\s*(\{[^{}]*\}|[0-9.][0-9a-fA-FxX.eE+-]*)", text)
+        try:
+            self.grammar.source(text)
+        except SourceError:
+            if literal is None or self.kind is not ProgramKind.VERTEX:
+                self.names.valueless.add(name.text)
+                return
+        if literal is not None and self.kind is ProgramKind.VERTEX:
+            value = literal.group(2) if literal.group(2).startswith("{") else "{" + literal.group(2) + "}"
+            try:
+                bits = literal_words(FloatVector().parse(value, None))
+            except SourceError:
+                self.names.valueless.add(name.text)
+                return
+            text = f"{literal.group(1)}c[{self._vertex_constant(name, bits)}]"
+        self.alias(name.text, text)
 
     def _register(self, name: Token, file: str) -> None:
         hardware = hardware_register(name.text, name, self.kind)

@@ -206,7 +206,7 @@ def _expanding_names(kind: ProgramKind) -> tuple[str, ...]:
     return (*PSEUDO_INSTRUCTIONS[kind], *(sorted(EXPANDED_UNLESS_NATIVE) if kind is ProgramKind.FRAGMENT else ()))
 
 
-def _macro_name(kind: ProgramKind, mnemonic: str) -> tuple[str, str, str] | None:
+def macro_name(kind: ProgramKind, mnemonic: str) -> tuple[str, str, str] | None:
     """(name, precision suffix, every suffix) of a mnemonic that may expand, else None."""
     written = mnemonic.upper()
     for name in _expanding_names(kind):
@@ -223,7 +223,7 @@ def expansion(kind: ProgramKind, mnemonic: str, operands: Sequence[str], scratch
     ``native``, or with the wrong operand count, which its reader reports). ``written`` is the
     destination's write mask where the caller has resolved it (declared names, fixed lanes);
     otherwise it is read off the destination's text."""
-    found = _macro_name(kind, mnemonic)
+    found = macro_name(kind, mnemonic)
     if found is None or len(operands) != 1 + SOURCE_COUNTS[found[0]]:
         return None
     name, precision, suffix = found
@@ -237,7 +237,7 @@ def expansion(kind: ProgramKind, mnemonic: str, operands: Sequence[str], scratch
 # --- as core macro handlers ------------------------------------------------------------------
 
 
-def _mnemonic_spellings(kind: ProgramKind) -> list[str]:
+def macro_spellings(kind: ProgramKind) -> list[str]:
     """Every way a statement that may expand can start: the name with each suffix the
     grammar reads after it (precision and scale only in a fragment program)."""
     fragment = kind is ProgramKind.FRAGMENT
@@ -256,4 +256,4 @@ def macro_handlers(kind: ProgramKind, scratch: int) -> dict[str, MacroHandler]:
     def handler(call: MacroCall) -> list[str] | None:
         return expansion(kind, call.name, call.operands, scratch, native=is_native(call.hints))
 
-    return {spelling: handler for spelling in _mnemonic_spellings(kind)}
+    return {spelling: handler for spelling in macro_spellings(kind)}

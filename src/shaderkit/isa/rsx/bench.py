@@ -77,7 +77,7 @@ class BenchResults:
 
 
 def bench_program():
-    from .assembler import assemble
+    from .assembly import assemble
     return assemble(BENCH_PROGRAM, "<bench>").program
 
 

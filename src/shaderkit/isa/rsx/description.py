@@ -35,7 +35,7 @@ from functools import cached_property
 
 from shaderkit.core.diagnostics import SourceError
 
-from shaderkit.core.model import (Case, Description, Instruction, OperandKind, ParseContext, SubTable, case,
+from shaderkit.core.model import (Case, Description, Instruction, OperandKind, ParseContext, Registers, SubTable, case,
                                   in_word)
 
 from . import syntax
@@ -115,11 +115,84 @@ class WriteMask(OperandKind):
         if not text:
             return 0xF
         if not re.fullmatch(r"\.x?y?z?w?", text) or text == ".":
-            raise SourceError(f"'{text}' is not a write mask (x, y, z, w in that order)", 1, len(text))
+            raise SourceError(f"'{text[1:]}' is not a write mask (x, y, z, w in that order)", 2, max(1, len(text) - 1))
         return sum(self._bit(LANES.index(letter)) for letter in text[1:])
 
     def pattern(self) -> str:
-        return r"(?:\.x?y?z?w?)?"
+        # Any run of lane letters, so one out of order is read here and reported as such.
+        return r"(?:\.[xyzw]+)?"
+
+
+def top_level_plus(text: str) -> int | None:
+    """The column of a ``+`` outside brackets that joins two operations (not a sign: something
+    other than a comma, bracket or bar comes before it), or None."""
+    depth = 0
+    previous = ""
+    for position, character in enumerate(text):
+        if character in "([{":
+            depth += 1
+        elif character in ")]}":
+            depth = max(0, depth - 1)
+        elif character == "+" and depth == 0 and previous not in ("", ",", "|", "-", "+"):
+            return position + 1
+        if not character.isspace():
+            previous = character
+    return None
+
+
+def inline_constant(text: str) -> int | None:
+    """The column of a ``{`` that starts an operand (after any signs and bars), or None."""
+    found = re.search(r"(?:^|,)[\s+\-|]*(\{)", text)
+    return None if found is None else found.start(1) + 1
+
+
+class IndexedRegisters(Registers):
+    """A register file whose names include ``<letter>[n]``: an index past the file reads as
+    this file's, so the error says where the file ends."""
+
+    def __init__(self, names, letter: str, count: int):
+        super().__init__(names)
+        self.letter = letter
+        self.count = count
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        found = re.fullmatch(rf"{self.letter}\[(\d+)\]", text)
+        if found is not None and (syntax.small_decimal(found.group(1)) or 0) >= self.count:
+            raise SourceError(f"{self.letter} index {found.group(1)} is out of range (0..{self.count - 1})",
+                              3, len(found.group(1)))
+        return super().parse(text, context)
+
+    def pattern(self) -> str:
+        return super().pattern() + rf"|{self.letter}\[\d+\]"
+
+
+class RegisterIndex(OperandKind):
+    """The number after a register letter (the 3 of R3): any digits read, so a number past the
+    file says where the file ends."""
+
+    def __init__(self, letter: str, count: int, bracketed: bool = False):
+        self.letter = letter
+        self.count = count
+        self.bracketed = bracketed  # c[5] rather than R5
+
+    def format(self, value: int) -> str:
+        return str(value)
+
+    def can_format(self, value: int) -> bool:
+        return 0 <= value < self.count
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        value = syntax.small_decimal(text.lstrip("0") or "0") if text.isdigit() else None
+        if value is None or value >= self.count:
+            if self.bracketed:
+                raise SourceError(f"{self.letter} index {text} is out of range (0..{self.count - 1})", 1, len(text))
+            # Column 0: the register's letter, just before the number.
+            raise SourceError(f"{self.letter}{text}: {self.letter} registers go up to {self.letter}{self.count - 1}",
+                              0, len(text) + 1)
+        return value
+
+    def pattern(self) -> str:
+        return r"\d+"
 
 
 def _float_words(text: str, column: int) -> list[int]:

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FEWEST_LOST, Operand, Registers,
-                                  SubTable, case, field, form)
+from shaderkit.core.diagnostics import SourceError
+from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FEWEST_LOST, Instruction, Operand,
+                                  ParseContext, Registers, SubTable, case, field, form)
 
 from . import syntax
-from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, LoopCounts, SpelledTable, Swizzle, WriteMask,
-                          bits_in, other_spellings, source_operands, with_spellings)
+from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, IndexedRegisters, LoopCounts, RegisterIndex,
+                          SpelledTable, Swizzle, WriteMask, bits_in, other_spellings, source_operands, top_level_plus,
+                          with_spellings)
 from .instruction import FP_TEMPORARIES
 from .opcodes import FP
 
@@ -111,11 +113,23 @@ def _register_table(number: int) -> SubTable:
                     stand_in=((f"{name}_type", 0), (f"{name}_half", 0), (f"{name}_index", 0)))
 
 
+class TextureTarget(Registers):
+    """A texture instruction's target: the names of the perspective field's two values."""
+
+    def parse(self, text: str, context) -> int:
+        try:
+            return super().parse(text, context)
+        except SourceError:
+            raise SourceError(f"expected a texture target ({', '.join(syntax.TEXTURE_TARGETS)})", 1,
+                              max(1, len(text))) from None
+
+
 # A blank may come before a condition (``R0 (GT.x)``); KIL, IF, BRK and RET read theirs also in
 # parentheses (``KIL (GT.x)``).
 CONDITION = SpelledTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0),
                           case("({test}{test_register}{cc_swizzle})")), title="condition", blanks=True)
-BARE_CONDITION = SpelledTable((case("{test}{test_register}{cc_swizzle}"),), title="condition", blanks=True,
+BARE_CONDITION = SpelledTable((case("{test}{test_register}{cc_swizzle}"),), title="condition such as GT.x or (NE1.xy)",
+                              blanks=True,
                               read_only=(case("({test}{test_register}{cc_swizzle})"),))
 
 
@@ -146,19 +160,19 @@ OPERANDS = {
     "test": Operand("condition", Choice(dict(enumerate(CONDITION_NAMES)))),
     "test_register": Operand("test_cc_register", Choice({0: "", 1: "1"})),
     "cc_swizzle": Operand("cc_swizzle", Swizzle(x_in_high_bits=False)),
-    "rindex": Operand("destination", Registers({n: (str(n),) for n in range(FP_TEMPORARIES)}), stand_in=0),
-    "hindex": Operand("destination", Registers({n: (str(n),) for n in range(64)})),
+    "rindex": Operand("destination", RegisterIndex("R", FP_TEMPORARIES), stand_in=0),
+    "hindex": Operand("destination", RegisterIndex("H", syntax.FP_HALF_REGISTERS)),
     "dst": SpelledTable((case("RC{mask}{condition}", no_destination=1, destination_half=0),
                          case("HC{mask}{condition}", no_destination=1, destination_half=1),
                          case("H{hindex}{mask}{condition}", no_destination=0, destination_half=1),
                          case("R{rindex}{mask}{condition}", no_destination=0, destination_half=0)),
                         title="destination", read_only=_written_outputs()),
     # The titles name the one field two sources of an instruction cannot read differently.
-    "input": Operand("input", Registers(INPUT_NAMES), title="input attribute"),
+    "input": Operand("input", IndexedRegisters(INPUT_NAMES, "f", 16), title="input attribute"),
     "literal": Operand("literal", FloatVector(), title="literal slot"),
     "unit": Operand("texture_unit", Registers({n: (str(n),) for n in range(16)})),
-    "target": Operand("perspective", Registers({0: ("2D", "1D", "3D", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT"),
-                                                 1: ("CUBE",)})),
+    "target": Operand("perspective", TextureTarget({0: ("2D", "1D", "3D", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT"),
+                                                     1: ("CUBE",)})),
     "loop_counts": Operand("loop_counts", LoopCounts()),
     "rep_count": Operand("loop_count", LoopCounts(count_only=True)),
     "call_target": Operand("else_offset", CodeAddress(labels_only=True), stand_in=0),
@@ -166,9 +180,8 @@ OPERANDS = {
 for _number in range(3):
     OPERANDS.update(source_operands(_number))
     OPERANDS[f"s{_number}_register"] = _register_table(_number)
-    OPERANDS[f"s{_number}_index"] = Operand(f"source{_number}_index", Registers({n: (str(n),) for n in range(64)}))
-    OPERANDS[f"s{_number}_rindex"] = Operand(f"source{_number}_index",
-                                             Registers({n: (str(n),) for n in range(FP_TEMPORARIES)}), stand_in=0)
+    OPERANDS[f"s{_number}_index"] = Operand(f"source{_number}_index", RegisterIndex("H", syntax.FP_HALF_REGISTERS))
+    OPERANDS[f"s{_number}_rindex"] = Operand(f"source{_number}_index", RegisterIndex("R", FP_TEMPORARIES), stand_in=0)
     OPERANDS[f"s{_number}_swizzle"] = Operand(f"source{_number}_swizzle", Swizzle(x_in_high_bits=False))
 
 # --- forms ---------------------------------------------------------------------------------------
@@ -338,7 +351,17 @@ def _other_spellings() -> dict[str, list[tuple[str, dict[str, str]]]]:
     return spellings
 
 
-FRAGMENT = Description(
+class FragmentDescription(Description):
+    """The FP description, which says so when a statement co-issues (a vertex program's ``+``)."""
+
+    def parse(self, text: str, context: ParseContext | None = None) -> Instruction:
+        plus = top_level_plus(text)
+        if plus is not None:
+            raise SourceError("co-issue ('+') exists only in vertex programs", plus)
+        return super().parse(text, context)
+
+
+FRAGMENT = FragmentDescription(
     "rsx-fp", word_bits=32, words_per_instruction=4, max_length=8, first_word_most_significant=False,
     operand_separator=r"\s*,\s*", fields=FIELDS, operands=OPERANDS, forms=_forms(), order=FEWEST_LOST,
-    unknown_bits=Annotate(fields=HINT_FIELDS))
+    unknown_bits=Annotate(fields=HINT_FIELDS), instruction_noun="fragment program instruction")

@@ -28,8 +28,8 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
                                   Operand, ParseContext, Registers, SubTable, case, field, form, split_operands)
 
 from . import syntax
-from .description import (CONDITION_NAMES, SpelledTable, Swizzle, WriteMask, bits_in, other_spellings, source_operands,
-                          with_spellings)
+from .description import (CONDITION_NAMES, IndexedRegisters, RegisterIndex, SpelledTable, Swizzle, WriteMask, bits_in,
+                          inline_constant, other_spellings, source_operands, with_spellings)
 from .instruction import VP_CONSTANTS, VP_TEMPORARIES
 from .opcodes import VP_SCALAR, VP_VECTOR, by_name
 
@@ -140,10 +140,11 @@ OPERANDS = {
     "cc_swizzle": Operand("cc_swizzle", Swizzle(x_in_high_bits=True)),
     "vmask": Operand("vector_mask", WriteMask(x_in_high_bit=True), stand_in=0xF),
     "smask": Operand("scalar_mask", WriteMask(x_in_high_bit=True), stand_in=0xF),
-    "output": Operand("output", Registers(OUTPUT_NAMES), stand_in=0),
-    "vtemp": Operand("vector_temp", _numbers(VP_TEMPORARIES), stand_in=0),
+    "output": Operand("output", IndexedRegisters(OUTPUT_NAMES, "o", 16), stand_in=0),
+    "vtemp": Operand("vector_temp", RegisterIndex("R", VP_TEMPORARIES), stand_in=0),
     "atemp": Operand("address_destination", _numbers(2)),
-    "stemp": Operand("scalar_temp", _numbers(VP_TEMPORARIES), stand_in=0),
+    "adst": SubTable((case("A{atemp}{vmask}"),), title="address register (A0 or A1): only ARL writes one"),
+    "stemp": Operand("scalar_temp", RegisterIndex("R", VP_TEMPORARIES), stand_in=0),
     # Read also: RC for CC, and result.clip[n] (a fixed lane, no mask written).
     "vdst": SpelledTable((case("{output}{vmask}", vector_to_output=1), case("CC{vmask}", vector_to_output=0,
                                                                             vector_temp=0x3F),
@@ -162,9 +163,9 @@ OPERANDS = {
                                     *_clip_cases(scalar_temp=0x3F, vector_to_output=0, scalar_mask=0)),
                          refusals=CLIP_MASK_REFUSED),
     # The titles name the one field two sources of an instruction cannot read differently.
-    "input": Operand("input", Registers(INPUT_NAMES), title="input attribute"),
+    "input": Operand("input", IndexedRegisters(INPUT_NAMES, "v", 16), title="input attribute"),
     "input_number": Operand("input", _numbers(16), title="input attribute"),
-    "constant": Operand("constant", _numbers(VP_CONSTANTS), stand_in=0, title="constant"),
+    "constant": Operand("constant", RegisterIndex("c", VP_CONSTANTS, bracketed=True), stand_in=0, title="constant"),
     "address_register": Operand("address_register", _numbers(2), title="address register"),
     "address_lane": Operand("address_swizzle", Choice(dict(enumerate("xyzw"))), title="address register lane"),
     "target": Operand("branch_target", CodeAddress(labels_only=True), stand_in=0),
@@ -174,7 +175,7 @@ OPERANDS = {
 for _number in range(3):
     OPERANDS.update(source_operands(_number))
     OPERANDS[f"s{_number}_register"] = _register_table(_number)
-    OPERANDS[f"s{_number}_index"] = Operand(f"source{_number}_index", _numbers(VP_TEMPORARIES), stand_in=0)
+    OPERANDS[f"s{_number}_index"] = Operand(f"source{_number}_index", RegisterIndex("R", VP_TEMPORARIES), stand_in=0)
     OPERANDS[f"s{_number}_swizzle"] = Operand(f"source{_number}_swizzle", Swizzle(x_in_high_bits=True))
 
 # --- forms ---------------------------------------------------------------------------------------
@@ -183,7 +184,7 @@ FLAGS = "{cc}{saturate}"
 
 
 def _vector_part(opcode, slots) -> str:
-    destination = "A{atemp}{vmask}" if opcode.name == "ARL" else "{vdst}"
+    destination = "{adst}" if opcode.name == "ARL" else "{vdst}"
     return ", ".join([f"{opcode.name}{FLAGS} {destination}{{condition}}", *(f"{{s{slot}}}" for slot in slots)])
 
 
@@ -451,6 +452,11 @@ class VertexDescription(Description):
         return pieces if len(pieces) > 1 else [(text, 1)]
 
     def parse(self, text: str, context: ParseContext | None = None) -> Instruction:
+        brace = inline_constant(text)
+        if brace is not None:
+            closing = text.find("}", brace)
+            raise SourceError("vertex programs have no inline constants; declare '#const c[N] = …' and read c[N]",
+                              brace, (closing + 2 - brace) if closing >= 0 else 1)
         arranged = _one_statement_order(self.operations(text))
         if arranged is None:
             return super().parse(text, context)
@@ -477,4 +483,4 @@ def _in_written_text(error: SourceError, arranged: list[tuple[str, str, int]]) -
 VERTEX = VertexDescription(
     "rsx-vp", word_bits=32, words_per_instruction=4, first_word_most_significant=False,
     operand_separator=r"\s*,\s*", fields=FIELDS, operands=OPERANDS, forms=_forms(), order=FEWEST_LOST,
-    unknown_bits=Annotate(fields=HINT_FIELDS), issue_separator="+")
+    unknown_bits=Annotate(fields=HINT_FIELDS), issue_separator="+", instruction_noun="vertex program instruction")

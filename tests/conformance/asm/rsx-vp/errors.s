@@ -6,6 +6,6 @@ FOO R0, R1;                                ~> error 1: instruction 'FOO'
 ADD R0, vertex.position, vertex.normal;    ~> error 26: one input attribute
 MUL R0, c[0], c[1];                        ~> error 15: one constant
 MOV R0, R1                                 ~> error 11: missing ';'
-MOV R0, v[16];                             ~> error 9: v index 16 is out of range
+MOV R0, v[16];                             ~> error 11: v index 16 is out of range
 top:
-top:                                       ~> error 1: label 'top' is defined twice
+top:                                       ~> error 1: 'top' is already defined

@@ -1,0 +1,645 @@
+"""RSX assembly text to programs, on core's assembler driver (spec/rsx.md 5.1).
+
+Statements are read by the instruction descriptions (:mod:`.description_vertex`,
+:mod:`.description_fragment`) through :class:`shaderkit.core.asm.Assembler`; this module owns
+what is RSX about a whole program, as the driver's hooks:
+
+* the **header** (``!!ARBvp1.0``, ``!!VP2.0``, ``!!ARBfp1.0``, ``!!FP2.0``) chooses the
+  description; a source without one is a form-B listing (its kind given by the caller, vertex by
+  default) whose lines may start with their slot number, ``NNN:`` (every statement on such a
+  line is part of that one slot: two are co-issued; a slot assembled elsewhere is warned about);
+* ``;`` ends every statement but ``END``, which ends the program (required, except in a
+  listing); the last instruction gets the end bit unless its ``#!`` hints set it;
+* declarations (``TEMP`` … ``PARAM``, :mod:`.assembly_declarations`), ``OPTION`` (ignored);
+* the declaring comments ``#const c[N] = x y z w``, ``#var type name : semantic : c[N], count :
+  paramno : referenced`` and ``#default name = x y z w …``, which give a fragment program's
+  ``c[N]`` reads their literal values (a uniform's: its default, else zero as cgcomp writes it);
+* the macros of :mod:`.assembly_macros` through a scratch temp (the next R index after every
+  temp the program names), and the block keywords: ``IF``/``LOOP``/``REP`` open a block whose
+  ``ELSE``/``ENDIF``/``ENDLOOP``/``ENDREP`` give the opener its word offsets (carried fields);
+* ``#! field=value …`` hints (:mod:`.assembly_hints`) as field overrides, and ``#! trailing w w w
+  w`` after ``END``, a slot of words after the program's end.
+
+An address is a slot for a vertex program (branch targets are slots) and a 32-bit word for a
+fragment program (block offsets and call targets count words, spec 3.9).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+
+from shaderkit.core.asm import Assembler, SourceLine
+from shaderkit.core.asm_hooks import CheckCall, DirectiveCall, FinishCall, MacroCall, PassState, substitute_aliases
+from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
+from shaderkit.core.model import Description, ParseContext
+
+from . import assembly_declarations, syntax
+from .assembly_declarations import Declarations, Names, OperandCheck
+from .assembly_hints import LITERAL, is_native, read_hints
+from .assembly_macros import NATIVE_MISPLACED, expansion, macro_name, macro_spellings, native_applies
+from .container import ProgramKind
+from .description import FloatVector, literal_value, literal_words
+from .description_fragment import FRAGMENT
+from .description_vertex import VERTEX
+from .instruction import VP_CODE_SLOTS, Instruction, Program, words_to_floats
+
+HEADERS = {"!!ARBvp1.0": ProgramKind.VERTEX, "!!VP2.0": ProgramKind.VERTEX,
+           "!!ARBfp1.0": ProgramKind.FRAGMENT, "!!FP2.0": ProgramKind.FRAGMENT}
+DESCRIPTIONS = {ProgramKind.VERTEX: VERTEX, ProgramKind.FRAGMENT: FRAGMENT}
+OPENERS = {"IF": "IF", "IFE": "IF", "LOOP": "LOOP", "REP": "REP"}
+CLOSERS = {"ELSE": "IF", "ENDIF": "IF", "ENDLOOP": "LOOP", "ENDREP": "REP"}
+INSTRUCTION_WORDS = 4
+MAX_WORD_LENGTH = 1000  # no name or number of a real program comes near it
+ADDRESS_REGISTER_NAME = re.compile(r"A[01]")
+_SLOT_PREFIX = re.compile(r"(\s*)(\d+)(\s*:)")
+_CONSTANT_READ = re.compile(r"\bc\[(\d+)\]")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """A ``#var`` line bound to constant registers ``c[index] .. c[index + count - 1]``."""
+
+    name: str
+    type: str
+    index: int
+    count: int
+    parameter_number: int | None
+    referenced: int | None
+    default: tuple[tuple[float, float, float, float], ...] | None = None
+
+
+@dataclass(frozen=True)
+class AssembledProgram:
+    """A program with what its text declares: ``constants`` (``#const`` and VP ``PARAM {…}``
+    values by c[] index), ``uniforms`` (``#var``), ``literal_constants`` (FP: the slot of each
+    literal read from a declared c[N] → N) and the warnings."""
+
+    program: Program
+    constants: dict[int, tuple[float, float, float, float]]
+    uniforms: tuple[Uniform, ...]
+    literal_constants: dict[int, int]
+    warnings: tuple[Diagnostic, ...]
+
+
+def assemble(source: str, filename: str = "<input>", kind: ProgramKind | None = None) -> AssembledProgram:
+    """Assemble form A text (or a form-B listing); DiagnosticError lists every error."""
+    return _Assembly(source, filename, kind).run()
+
+
+# --- what one pass declares ----------------------------------------------------------------------
+
+
+@dataclass
+class _Declared:
+    """What the declaring comments of one pass gave, in line order."""
+
+    constants: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    uniforms: list[Uniform] = field(default_factory=list)
+    defaults: dict[str, list[int]] = field(default_factory=dict)
+    closed: set[str] = field(default_factory=set)  # end labels of the blocks that were closed
+
+
+@dataclass
+class _Block:
+    name: str  # IF, LOOP or REP
+    address: int
+    else_label: str
+    end_label: str
+    has_else: bool = False
+
+
+class _AnyConstant(Mapping[str, int]):
+    """The first pass's literal names: every ``c[N]`` reads (as zero), so an instruction takes
+    its literal slot before the declaring comment further down is known."""
+
+    def __getitem__(self, name: str) -> int:
+        if name in self:
+            return 0
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and _CONSTANT_READ.fullmatch(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+# --- the assembly ------------------------------------------------------------------------------
+
+
+class _Assembly:
+    def __init__(self, source: str, filename: str, kind: ProgramKind | None):
+        self.source = source
+        self.filename = filename
+        self.requested = kind
+        self.kind: ProgramKind | None = None
+        self.listing = False
+        self.errors: list[Diagnostic] = []
+        self.slot_numbers: dict[int, int] = {}  # line number → NNN written
+        self.declared = {False: _Declared(), True: _Declared()}  # by pass (final)
+        self.statement_words: set[str] = set()  # the names statements use
+        self.scan = None
+
+    @property
+    def description(self) -> Description:
+        return DESCRIPTIONS[self.kind]
+
+    @property
+    def fragment(self) -> bool:
+        return self.kind is ProgramKind.FRAGMENT
+
+    def diagnostic(self, number: int, error: SourceError, severity: str = "error") -> Diagnostic:
+        text = self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+        return Diagnostic(self.filename, number, max(1, error.col), error.message, severity, text,
+                          max(1, error.length))
+
+    # -- the program --
+
+    def run(self) -> AssembledProgram:
+        self.lines = self.source.splitlines()
+        lines = self._header(list(self.lines))
+        if self.kind is None:
+            raise DiagnosticError(self.errors)
+        lines = [self._slot_line(number, text) for number, text in enumerate(lines, start=1)]
+        assembler = self._assembler()
+        try:
+            program = assembler.assemble("\n".join(lines), self.filename)
+        except DiagnosticError as error:
+            raise DiagnosticError(sorted(self.errors + list(error.diagnostics),
+                                         key=lambda found: (found.line, found.col))) from None
+        if self.errors:
+            raise DiagnosticError(self.errors)
+        state = program.state
+        instructions = [self._instruction(item) for item in program.instructions] or [self._empty()]
+        declared = self.declared[True]
+        uniforms = self._uniforms(declared)
+        constants = state.data["declarations"].constants if "declarations" in state.data else declared.constants
+        return AssembledProgram(Program(self.kind, tuple(instructions), tuple(state.data.get("trailing", ()))),
+                                {index: words_to_floats(bits) for index, bits in sorted(constants.items())},
+                                tuple(uniforms), self._literal_constants(program), tuple(program.warnings))
+
+    def _instruction(self, item) -> Instruction:
+        words = tuple(item.words)
+        slot = item.address if not self.fragment else item.address // INSTRUCTION_WORDS
+        return Instruction(self.kind, words[:INSTRUCTION_WORDS], words[INSTRUCTION_WORDS:] or None, slot)
+
+    def _empty(self) -> Instruction:
+        """cgcomp's output for a program without instructions: a NOP (VP) or an all-zero slot
+        (FP), with the end bit."""
+        if self.fragment:
+            return Instruction(self.kind, (1, 0, 0, 0), None, 0)
+        nop = VERTEX.with_fields(VERTEX.parse("NOP"), {"end": 1})
+        return Instruction(self.kind, tuple(VERTEX.encode(nop)), None, 0)
+
+    def _header(self, lines: list[str]) -> list[str]:
+        """Find the header (the first line with code) and blank it; set the kind."""
+        first = next(((number, text) for number, text in enumerate(lines, start=1)
+                      if text.split("#", 1)[0].strip()), None)
+        code = first[1].split("#", 1)[0] if first else ""
+        if code.strip().startswith("!!"):
+            number, header = first[0], code.strip()
+            column = code.index("!!") + 1
+            self.kind = HEADERS.get(header)
+            if self.kind is None:
+                self.errors.append(self.diagnostic(number, SourceError(
+                    f"unknown program header '{header}' (expected !!ARBvp1.0, !!VP2.0, !!ARBfp1.0 or !!FP2.0)",
+                    column, len(header))))
+                self.kind = self.requested
+            elif self.requested is not None and self.kind is not self.requested:
+                self.errors.append(self.diagnostic(number, SourceError(
+                    f"this is a {self.kind.value} program, but a {self.requested.value} program was expected",
+                    column, len(header))))
+            lines[number - 1] = ""
+            return lines
+        if self.requested is not None or (first is not None and _SLOT_PREFIX.match(code)):
+            self.kind = self.requested or ProgramKind.VERTEX
+            self.listing = True
+            return lines
+        self.errors.append(self.diagnostic(first[0] if first else 1,
+                                           SourceError("missing program header (!!ARBvp1.0 or !!ARBfp1.0)", 1)))
+        return lines
+
+    def _slot_line(self, number: int, text: str) -> str:
+        """A form-B line without its ``NNN:`` (blanked, so columns stay), its two statements
+        joined as one co-issued slot."""
+        found = _SLOT_PREFIX.match(text)
+        if found is None:
+            return text
+        slot = syntax.small_decimal(found.group(2))
+        if slot is None:
+            self.errors.append(self.diagnostic(number, SourceError(f"slot number {found.group(2)} is out of range",
+                                                                   found.start(2) + 1, len(found.group(2)))))
+            return ""
+        self.slot_numbers[number] = slot
+        text = " " * found.end() + text[found.end():]
+        code_end = text.find("#")
+        code = text if code_end < 0 else text[:code_end]
+        separators = [position for position in _top_level(code, ";")]
+        statements = len([piece for piece in re.split(r";", code) if piece.strip()])
+        if statements > 2 or (statements == 2 and self.fragment):
+            third = separators[0 if self.fragment else 1] + 1
+            self.errors.append(self.diagnostic(number, SourceError(
+                "one slot holds at most a vector and a scalar operation", third + 1,
+                max(1, len(code[third:].split(";")[0].strip())))))
+            return text
+        if statements == 2:
+            first = separators[0]
+            text = text[:first] + "+" + text[first + 1:]
+        return text
+
+    # -- the driver and its hooks --
+
+    def _assembler(self) -> Assembler:
+        kind = self.kind
+        check = OperandCheck(self._check_source, self._check_destination)
+        declare = assembly_declarations.directives(kind, check)
+        directives = {keyword: self._declaration(handler) for keyword, handler in declare.items()}
+        directives.update({"OPTION": self._option, "END": self._end,
+                           **{keyword: self._close for keyword in CLOSERS}})
+        macros = {spelling: self._expand for spelling in macro_spellings(kind)}
+        if self.fragment:
+            macros.update({name: self._open for name in OPENERS})
+        return Assembler(self.description, comment_prefixes=("#",), statement_separator=";", terminated=("END",),
+                         directives=directives,
+                         comment_directives={"#const": self._const, "#var": self._var, "#default": self._default},
+                         override_directives={"trailing": self._trailing}, macros=macros,
+                         override_marker="#!", read_overrides=self._hints, prescan=self._prescan,
+                         check=self._check, finish=self._finish, value_names=self._value_names,
+                         words_per_address=1 if self.fragment else INSTRUCTION_WORDS, max_word_length=MAX_WORD_LENGTH)
+
+    def _prescan(self, statements) -> object:
+        keywords = {*assembly_declarations.KEYWORDS, "OPTION"}
+        for text in statements:
+            words = _NAME.findall(text)
+            if words and words[0].upper() not in keywords:
+                self.statement_words.update(words[1:])
+        self.scan = assembly_declarations.prescan(self.kind)(statements)
+        return self.scan
+
+    def _value_names(self, final: bool) -> Mapping[str, Mapping[str, int]]:
+        """FP: ``c[N]`` names the literal of each declared constant and uniform, and the loop
+        counts it holds (the first pass reads any ``c[N]``)."""
+        if not self.fragment:
+            return {}
+        if not final:
+            return {"literal": _AnyConstant(), "loop_counts": _AnyConstant(), "loop_count": _AnyConstant()}
+        declared = self.declared[False]
+        values: dict[int, tuple[int, ...]] = {}
+        for uniform in declared.uniforms:
+            rows = _default_rows(declared.defaults.get(uniform.name), uniform.count)
+            for row in range(uniform.count):
+                values[uniform.index + row] = rows[row] if rows else (0, 0, 0, 0)
+        values.update(declared.constants)
+        names: dict[str, dict[str, int]] = {"literal": {}, "loop_counts": {}, "loop_count": {}}
+        for index, bits in values.items():
+            name = f"c[{index}]"
+            names["literal"][name] = literal_value(bits)
+            counts = words_to_floats(tuple(bits))[:3]
+            if all(0 <= value <= 255 for value in counts):
+                names["loop_counts"][name] = sum(int(value) << (8 * lane) for lane, value in enumerate(counts))
+                names["loop_count"][name] = int(counts[0])
+        return names
+
+    def _hints(self, text: str) -> Mapping[str, int]:
+        if text.split()[:1] == ["trailing"]:
+            raise SourceError("'#! trailing' stands on its own line", 1, len(text.rstrip()))
+        return read_hints(text, self.kind)
+
+    # -- directives --
+
+    def _declaration(self, handler):
+        def declare(call: DirectiveCall) -> None:
+            self._not_after_end(call)
+            if "declarations" not in call.data:
+                first = self.declared[False]
+                call.data["declarations"] = Declarations(Names(), dict(first.constants), tuple(first.uniforms))
+            handler(call)
+        return declare
+
+    def _not_after_end(self, call: DirectiveCall) -> None:
+        if "end" in call.data:
+            raise SourceError("text after END", 1, max(1, len(call.argument)))
+
+    def _option(self, call: DirectiveCall) -> None:
+        self._not_after_end(call)
+
+    def _end(self, call: DirectiveCall) -> None:
+        self._not_after_end(call)
+        if call.argument:
+            raise SourceError("END takes no operands", 1, len(call.argument))
+        call.data["end"] = call.address
+
+    def _trailing(self, call: DirectiveCall) -> None:
+        where = -len("#! trailing ") + 1, len(call.argument) + len("#! trailing ")
+        if "end" not in call.data:
+            raise SourceError("'#! trailing' slots follow END", *where)
+        words = call.argument.split()
+        if len(words) != 4 or not all(re.fullmatch(r"0[xX][0-9a-fA-F]{1,8}|\d{1,10}", word) for word in words):
+            raise SourceError("'#! trailing' takes four 32-bit words", *where)
+        values = [int(word, 0) if word.lower().startswith("0x") else int(word) for word in words]
+        if any(value > 0xFFFFFFFF for value in values):
+            raise SourceError("'#! trailing' words are 32-bit", *where)
+        call.data.setdefault("trailing", []).extend(values)
+
+    def _const(self, call: DirectiveCall) -> None:
+        found = re.fullmatch(r"\s*c\s*\[\s*(\d+)\s*\]\s*=\s*(.*?)\s*", call.argument)
+        if found is None:
+            raise SourceError("expected c[N] = x y z w", 1, max(1, len(call.argument)))
+        items = list(re.finditer(r"[^\s,]+", found.group(2)))
+        if not 1 <= len(items) <= 4:
+            raise SourceError("expected 1 to 4 numbers", found.start(2) + 1, max(1, len(found.group(2))))
+        index = syntax.small_decimal(found.group(1).lstrip("0") or "0")
+        bits = tuple(_number_bits(item.group(), found.start(2) + item.start() + 1) for item in items)
+        bits += (0,) * (4 - len(items))
+        constants = self.declared[call.final].constants
+        if index is None or (index in constants and constants[index] != bits):
+            raise SourceError(f"c[{found.group(1)}] is declared twice with different values",
+                              -len("#const"), len(call.argument) + len("#const") + 1)
+        constants[index] = bits
+
+    def _var(self, call: DirectiveCall) -> None:
+        """``#var float4 name : semantic : c[N], count : paramno : referenced``."""
+        parts = call.argument.split(":")
+        head = parts[0].split()
+        whole = (-len("#var"), len(call.argument) + len("#var") + 1)
+        if len(head) < 2:
+            raise SourceError("#var needs a type and a name", *whole)
+        type_text, name = head[0], " ".join(head[1:])
+        resource = parts[2].strip() if len(parts) > 2 else ""
+        found = re.fullmatch(r"c\[(\d+)\](?:\s*,\s*(\d+))?", resource)
+        if found is None:
+            return  # varyings, samplers, unbound uniforms: informative only
+        index, count = syntax.small_decimal(found.group(1)), syntax.small_decimal(found.group(2) or "1")
+        limit = syntax.VP_CONSTANTS if not self.fragment else 1 << 16
+        if index is None or count is None or count < 1 or index + count > limit:
+            raise SourceError(f"#var {name}: c[{found.group(1)}], {found.group(2) or 1} is out of range", *whole)
+
+        def number(position: int) -> int | None:
+            text = parts[position].strip() if len(parts) > position else ""
+            value = re.fullmatch(r"(-?)(\d+)", text)
+            magnitude = syntax.small_decimal(value.group(2)) if value else None
+            return None if magnitude is None else -magnitude if value.group(1) else magnitude
+
+        self.declared[call.final].uniforms.append(Uniform(name, type_text, index, count, number(3), number(4)))
+
+    def _default(self, call: DirectiveCall) -> None:
+        name, equals, values = call.argument.partition("=")
+        whole = (-len("#default"), len(call.argument) + len("#default") + 1)
+        if not equals or not name.strip():
+            raise SourceError("#default is written '#default name = x y z w …'", *whole)
+        bits = [_number_bits(item.group(), len(name) + 2 + item.start()) for item in re.finditer(r"[^\s,]+", values)]
+        self.declared[call.final].defaults[name.strip()] = bits
+        if call.final:
+            uniform = next((uniform for uniform in self.declared[False].uniforms if uniform.name == name.strip()),
+                           None)
+            if uniform is None:
+                raise SourceError(f"#default for '{name.strip()}', which no #var declares", *whole)
+            if len(bits) != 4 * uniform.count:
+                raise SourceError(f"{uniform.name} needs {4 * uniform.count} default values", *whole)
+
+    # -- blocks --
+
+    def _open(self, call: MacroCall) -> None:
+        """IF / LOOP / REP: open a block; its closers place the labels of its offsets."""
+        name = OPENERS[call.name.upper()]
+        self._not_after_end(call)
+        block = _Block(name, call.address, call.unique_label("else"), call.unique_label("end"))
+        call.data.setdefault("blocks", []).append(block)
+        if call.final and block.end_label in self.declared[False].closed:
+            if name == "IF":
+                call.carry("else_offset", block.else_label)
+            call.carry("end_offset", block.end_label)
+        return None
+
+    def _close(self, call: DirectiveCall) -> None:
+        keyword = call.name.upper()
+        self._not_after_end(call)
+        if call.argument:
+            raise SourceError(f"{keyword} takes no operands", 1, len(call.argument))
+        wanted = CLOSERS[keyword]
+        stack = call.data.setdefault("blocks", [])
+        where = (-len(keyword), len(keyword))
+        if not stack or stack[-1].name != wanted:
+            opened = f" (the open block is {stack[-1].name})" if stack else ""
+            raise SourceError(f"{keyword} without a matching {wanted}{opened}", *where)
+        block = stack[-1]
+        if keyword == "ELSE":
+            if block.has_else:
+                raise SourceError("a second ELSE for one IF", *where)
+            block.has_else = True
+            call.define(block.else_label, call.address)
+            return
+        stack.pop()
+        if not block.has_else:
+            call.define(block.else_label, call.address)
+        call.define(block.end_label, call.address)
+        self.declared[call.final].closed.add(block.end_label)
+
+    # -- macros --
+
+    def _scratch(self, state: PassState) -> int:
+        """The scratch temp of expansions: the next R index after every temp the statements
+        name (FP: H(2n) and H(2n+1) live in R(n)), declared names included."""
+        names = state.data["declarations"].names if "declarations" in state.data else Names()
+        highest = max(self.scan.temps, default=-1) if self.scan is not None else -1
+        for name, (file, index) in names.registers.items():
+            if name in self.statement_words and file in "RH":
+                highest = max(highest, index // 2 if file == "H" else index)
+        return highest + 1
+
+    def _expand(self, call: MacroCall) -> list[str] | None:
+        found = macro_name(self.kind, call.name)
+        native = is_native(call.hints)
+        if native and not native_applies(self.kind, found[0]):
+            raise SourceError(NATIVE_MISPLACED, 1, len(call.argument) or 1)
+        destination = substitute_aliases(call.operands[0], call.state.aliases)[0] if call.operands else ""
+        scratch = self._scratch(call.state)
+        texts = expansion(self.kind, call.name, call.operands, scratch, native=native,
+                          written=_forced_mask(destination, self.kind))
+        if texts is None or len(texts) == 1:
+            return texts
+        if call.hints and read_hints(call.hints, self.kind):
+            raise SourceError(f"{found[0]} expands to {len(texts)} instructions; hints need a single instruction "
+                              "(add 'native' for the hardware opcode)", 1, len(call.argument) or 1)
+        limit = syntax.FP_LIMITS["R"] if self.fragment else syntax.VP_LIMITS["R"]
+        if scratch >= limit:
+            raise SourceError(f"no temp register is left for the expansion of {found[0]}", 1, len(call.argument) or 1)
+        return texts
+
+    # -- after the last pass --
+
+    def _check(self, call: CheckCall) -> Iterator[Diagnostic]:
+        program = call.program
+        data = call.state.data
+        first_of_line: dict[int, int] = {}  # line number → its first instruction
+        for index, (item, statement) in enumerate(zip(program.instructions, program.statements)):
+            written = self.slot_numbers.get(statement.line.number)
+            slot = item.address if not self.fragment else item.address // INSTRUCTION_WORDS
+            starts_line = first_of_line.setdefault(statement.line.number, index) == index
+            if written is not None and starts_line and written != slot:
+                yield Diagnostic(statement.line.file, statement.line.number, 1,
+                                 f"listed as slot {written}, assembled to slot {slot}", "warning",
+                                 statement.line.text, 1)
+            if "end" in data and item.address >= data["end"]:
+                yield program.diagnostic(index, "text after END")
+            hints = _hint_text(statement.line.text)
+            if hints is not None:
+                yield from self._check_hints(program, index, hints)
+        for block in data.get("blocks", ()):
+            opener = next((index for index, item in enumerate(program.instructions) if item.address == block.address),
+                          None)
+            if opener is not None:
+                yield program.diagnostic(opener, f"{block.name} is never closed (END{block.name})")
+        for name in program.definitions:
+            if ADDRESS_REGISTER_NAME.fullmatch(name):
+                yield program.definition_diagnostic(name, "a label cannot be named like an address register")
+        if program.instructions:
+            last = program.instructions[-1]
+            total = last.address + (1 if not self.fragment else len(last.words) // INSTRUCTION_WORDS)
+            if not self.fragment and total > VP_CODE_SLOTS:
+                yield program.diagnostic(len(program.instructions) - 1,
+                                         f"the program needs {total} slots; vertex program memory holds "
+                                         f"{VP_CODE_SLOTS}")
+        if "end" not in data and not self.listing and call.clean:
+            yield call.at_end("missing END")
+
+    def _check_hints(self, program, index: int, hints: str) -> Iterator[Diagnostic]:
+        statement = program.statements[index]
+        mnemonic = statement.text.split()[0] if statement.text.split() else ""
+        found = macro_name(self.kind, mnemonic)
+        if is_native(hints) and (found is None or not native_applies(self.kind, found[0])):
+            yield program.diagnostic(index, NATIVE_MISPLACED)
+        try:
+            values = read_hints(hints, self.kind)
+        except SourceError:
+            return  # reported by the driver
+        if not self.fragment:
+            return
+        words = len(program.instructions[index].words)
+        if LITERAL in values and words == INSTRUCTION_WORDS:
+            yield program.diagnostic(index, "literal= given, but the instruction reads no constant")
+        elif LITERAL not in values and words > INSTRUCTION_WORDS and not self._reads_literal(program, statement):
+            yield program.diagnostic(index, "the hints make this instruction read a literal; give its words with "
+                                            "literal=w,w,w,w")
+
+    def _reads_literal(self, program, statement) -> bool:
+        """Whether a statement's text, without its hints, reads a literal."""
+        text = substitute_aliases(statement.text, program.state.aliases)[0]
+        context = ParseContext(program.symbols, value_names=self._value_names(True))
+        try:
+            return self.description.parse(text, context).length > INSTRUCTION_WORDS
+        except SourceError:
+            return True  # reported already
+
+    def _finish(self, call: FinishCall) -> None:
+        """The end bit on the last instruction, unless its hints set it."""
+        instructions = call.program.instructions
+        if not instructions:
+            return
+        hints = _hint_text(call.program.statements[-1].line.text)
+        if hints is not None and "end" in read_hints(hints, self.kind):
+            return
+        call.set_fields(len(instructions) - 1, {"end": 1})
+
+    # -- results --
+
+    def _uniforms(self, declared: _Declared) -> list[Uniform]:
+        uniforms = []
+        for uniform in declared.uniforms:
+            rows = _default_rows(declared.defaults.get(uniform.name), uniform.count)
+            if rows is not None:
+                uniform = replace(uniform, default=tuple(words_to_floats(row) for row in rows))
+            uniforms.append(uniform)
+        return uniforms
+
+    def _literal_constants(self, program) -> dict[int, int]:
+        """FP: the slot of each literal an instruction reads from a declared ``c[N]`` → N."""
+        if not self.fragment:
+            return {}
+        found = {}
+        for item, statement in zip(program.instructions, program.statements):
+            if len(item.words) == INSTRUCTION_WORDS:
+                continue
+            text = substitute_aliases(statement.text, program.state.aliases)[0]
+            read = _CONSTANT_READ.search(text)
+            if read is not None:
+                found[item.address // INSTRUCTION_WORDS + 1] = int(read.group(1))
+        return found
+
+    # -- declared operands, read as a statement reads them --
+
+    def _probe(self, text: str, template: str) -> None:
+        """Parse ``template`` with ``text`` in it; SourceError columns count in ``text``."""
+        statement = template.format(text)
+        offset = template.index("{}")
+        try:
+            self.description.parse(statement, _probe_context(self.kind))
+        except SourceError as error:
+            inside = offset < error.col <= offset + len(text)
+            column = error.col - offset if inside else 1
+            raise SourceError(error.message, column, error.length if inside else len(text)) from None
+
+    def _check_source(self, text: str) -> None:
+        self._probe(text, "MOVR R0, {}" if self.fragment else "MOV R0, {}")
+
+    def _check_destination(self, text: str) -> None:
+        self._probe(text, "MOVR {}, R0" if self.fragment else "MOV {}, R0")
+
+
+def _probe_context(kind: ProgramKind) -> ParseContext:
+    context = ParseContext()
+    if kind is ProgramKind.FRAGMENT:  # assigned: the constructor would copy the mapping
+        context.value_names = {"literal": _AnyConstant()}
+    return context
+
+
+def _top_level(code: str, character: str) -> Iterator[int]:
+    """Positions of ``character`` in ``code`` outside brackets."""
+    depth = 0
+    for position, found in enumerate(code):
+        if found in "([{":
+            depth += 1
+        elif found in ")]}":
+            depth = max(0, depth - 1)
+        elif found == character and depth == 0:
+            yield position
+
+
+def _hint_text(line: str) -> str | None:
+    """The ``#!`` text of a line (up to a following ``#`` comment), or None."""
+    position = line.find("#!")
+    if position < 0 or line.find("#") < position:
+        return None
+    text = line[position + 2:]
+    return text.split("#", 1)[0]
+
+
+def _number_bits(item: str, column: int) -> int:
+    try:
+        return literal_words(FloatVector().parse("{" + item + "}", None))[0]
+    except SourceError as error:
+        raise SourceError(error.message, column, len(item)) from None
+
+
+def _default_rows(bits: list[int] | None, count: int) -> list[tuple[int, ...]] | None:
+    if bits is None or len(bits) != 4 * count:
+        return None
+    return [tuple(bits[row * 4:row * 4 + 4]) for row in range(count)]
+
+
+def _forced_mask(destination: str, kind: ProgramKind) -> tuple[bool, bool, bool, bool] | None:
+    """The lanes a destination writes whatever its text says (FP depth: z), else None (read off
+    the text)."""
+    name = re.split(r"[.\s(]", destination.strip().replace("result.depth", "result_depth"), maxsplit=1)[0]
+    if kind is ProgramKind.FRAGMENT and name in ("result_depth", "o[DEPR]"):
+        return (False, False, True, False)
+    return None
