@@ -9,7 +9,7 @@ import pytest
 from shaderkit.core.asm import Assembler
 from shaderkit.core.diagnostics import DiagnosticError
 from shaderkit.isa.rsx import face
-from shaderkit.isa.rsx.assembler import assemble
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.assembly_hints import read_hints
 from shaderkit.isa.rsx.assembly_macros import expansion, macro_handlers, refusal, written_lanes
 from shaderkit.isa.rsx.container import ProgramKind
@@ -72,19 +72,38 @@ PROGRAMS = [
 ]
 
 
+# The words the old hand-written RSX assembler (retired in issue 11) gave these programs, which
+# matched PSL1GHT cgcomp on every golden: each expansion reads as it did there.
+OLD_ASSEMBLER_WORDS = {
+    VP: ["00009c6c 00c0000d 8086c0a3 6041fffc", "00211c6c 00400000 0286c083 6041fffc",
+         "001f9c6c 6800000d 8106c08a a0b0027c", "00021c6c 00800000 08aa8243 60411ffc",
+         "001f9c6c 7000000d 8106c080 0230007c", "00021c6c 0100008d 8086c243 61219ffc",
+         "2401dc6c 0100000d 8086c143 62219ffd"],
+    FP: ["03001e00 1c9dc804 00000008 0001c800", "01401e80 3c9dc804 0001c800 0001c800",
+         "09401408 1c9dd400 0001c802 0001c800 00000000 00000000 00000000 00000000",
+         "1d401008 1c9dfe10 0001c800 0001c800", "02401008 1c9dfe10 0001fe00 0001c800",
+         "3c401e02 1c9dea10 0001c800 0001c800", "1d000208 1c9c0000 0001c800 0001c800",
+         "02000208 1c9c0010 0000aa00 0001c800", "1c000204 00100010 0001c800 0001c800",
+         "04800a08 1c9fc800 0001c808 0001c808", "84800a06 1c9dc800 0001c804 0001c810",
+         "15000608 1c9c2204 0001c800 0001c800", "01001808 1c9c8810 0001c800 0001c800",
+         "15000608 1c9c3604 0001c800 0001c800", "01001800 1c9dc810 0001c800 0001c800",
+         "16000600 1c9dc804 0001c800 0001c800", "1f001e01 1c9dc804 0001c808 0001c80c"],
+}
+
+
 @pytest.mark.parametrize("kind, statements", PROGRAMS, ids=["vertex", "fragment"])
 def test_as_core_macro_handlers_they_make_the_old_assemblers_words(kind, statements):
+    expected = [tuple(int(word, 16) for word in line.split()) for line in OLD_ASSEMBLER_WORDS[kind]]
     lines = [code + ";" + ("  #!" + hints if hints else "") for code, _, hints in
              (statement.partition("  #!") for statement in statements)]
-    old = assemble(HEADERS[kind] + "\n".join(lines) + "\nEND\n").program
-    scratch = 4  # the old assembler's: R3 is the highest temp named
-    core = Assembler(DESCRIPTIONS[kind], comment_prefixes=("//",), macros=macro_handlers(kind, scratch),
+    program = assemble(HEADERS[kind] + "\n".join(lines) + "\nEND\n").program
+    assert [instruction.words + (instruction.literal or ()) for instruction in program.instructions] == expected
+    # The handlers on a bare core driver (scratch R4: R3 is the highest temp named) give the same.
+    core = Assembler(DESCRIPTIONS[kind], comment_prefixes=("//",), macros=macro_handlers(kind, 4),
                      override_marker="#!", read_overrides=lambda text: read_hints(text, kind))
-    program = core.assemble("\n".join(statements))
-    last = program.instructions[-1]
-    program.instructions[-1] = core.with_fields(last, {"end": 1})
-    assert [instruction.words for instruction in program.instructions] == \
-        [instruction.words + (instruction.literal or ()) for instruction in old.instructions]
+    bare = core.assemble("\n".join(statements))
+    bare.instructions[-1] = core.with_fields(bare.instructions[-1], {"end": 1})
+    assert [instruction.words for instruction in bare.instructions] == expected
 
 
 def test_an_error_inside_an_expansion_points_at_the_statement():
@@ -93,7 +112,8 @@ def test_an_error_inside_an_expansion_points_at_the_statement():
         assemble(source)
     [diagnostic] = caught.value.diagnostics
     assert (diagnostic.line, diagnostic.col, diagnostic.message) == (
-        3, 1, "in the expansion of 'LRP': an instruction reads one input attribute (a single v[] index per slot)")
+        3, 1, "in the expansion of 'LRP': 'v[2]' disagrees with an earlier part of the statement: the instruction "
+              "has one input attribute")
 
 
 def test_native_on_a_statement_that_never_expands_is_refused():

@@ -2,14 +2,14 @@
 
 The new assembler driver hands each statement's text to ``VERTEX.parse`` / ``FRAGMENT.parse``
 after substituting declared names as text and expanding macros as text; so the descriptions read
-every spelling the old grammar (:mod:`shaderkit.isa.rsx.assembler`) reads, and the texts that
+every spelling the old grammar (the retired ``isa/rsx/assembler.py``) read, and the texts that
 substitution makes (``--x``, ``|-x|``, ``R0.zw.x``), giving the words the old assembler gives,
 while they print as they always did (one spelling, the first).
 
-Each case names its words as literals (the old assembler's, end bit clear, FP literal slot
-included), so they stay when the old assembler goes; while it is here,
-:func:`_old_assembler_words` checks them against it too (delete that helper and its calls with
-the old assembler).
+Each case names its words as literals: the words the old hand-written assembler gave (end bit
+clear, FP literal slot included), checked against it while it existed (it was retired in issue
+11). :func:`_program_words` assembles each case's program as a user writes it, with declared
+names, through the assembler driver.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.core.diagnostics import DiagnosticError, SourceError
 from shaderkit.core.model import ParseContext
 from shaderkit.isa.rsx.description import FloatVector, LoopCounts
@@ -31,8 +32,8 @@ C3 = 0x40400000_40000000_3F800000_40800000  # #const c[3] = 4 1 2 3, as a 128-bi
 class Spelling:
     """A statement the description parses, and the words it must give.
 
-    ``old`` is the statement the old assembler reads instead, where the text is what
-    substituting a declared name gives (the name then being declared in ``declarations``, which
+    ``old`` is the statement as a user writes it, where the text is what substituting a
+    declared name gives (the name then being declared in ``declarations``, which
     also hold ``#const`` lines); ``program`` is the old program's statements around it (``{}``
     for it), whose instruction ``slot`` is compared; ``symbols`` are labels (a VP slot, an FP word
     offset), ``carried`` the fields the driver sets from the program (block offsets) and
@@ -308,12 +309,12 @@ def _parsed_words(case: Spelling) -> tuple[int, ...]:
     return tuple(description.encode(instruction))
 
 
-def _old_assembler_words(case: Spelling) -> tuple[int, ...]:
-    """The old assembler's words for the case's program (delete with the old assembler)."""
-    from shaderkit.isa.rsx.assembler import assemble
+def _program_words(case: Spelling) -> tuple[int, ...]:
+    """The assembler's words for the case's statement in its program (declarations, block
+    keywords and the carried fields the driver sets around it), written as a user writes it
+    (``old``: with the declared name the text substitutes)."""
     header = "!!VP2.0" if case.kind == "vp" else "!!ARBfp1.0"
-    statement = case.old or case.text
-    source = f"{header}\n{case.declarations}\n{case.program.format(statement)}\nEND\n"
+    source = f"{header}\n{case.declarations}\n{case.program.format(case.old or case.text)}\nEND\n"
     instruction = assemble(source, f"spelling.{case.kind}").program.instructions[case.slot]
     return tuple(instruction.words) + tuple(instruction.literal or ())
 
@@ -321,7 +322,7 @@ def _old_assembler_words(case: Spelling) -> tuple[int, ...]:
 @pytest.mark.parametrize("case", SPELLINGS, ids=[f"{case.kind}: {case.text}" for case in SPELLINGS])
 def test_a_spelling_of_the_old_grammar_reads_to_its_words(case):
     assert _parsed_words(case) == case.words
-    assert _old_assembler_words(case) == case.words
+    assert _program_words(case) == case.words
 
 
 def test_the_cases_are_all_different():
@@ -357,10 +358,10 @@ REFUSED = [  # (statement, what the description's message says, or None)
 ]
 
 
-def _old_assembler_refuses(case: Spelling) -> None:
-    """The old assembler refuses the case's program too (delete with the old assembler)."""
+def _program_refuses(case: Spelling) -> None:
+    """The assembler refuses the case's program too."""
     with pytest.raises(DiagnosticError):
-        _old_assembler_words(case)
+        _program_words(case)
 
 
 @pytest.mark.parametrize("case, message", REFUSED, ids=[f"{case.kind}: {case.text}" for case, _ in REFUSED])
@@ -369,7 +370,7 @@ def test_what_the_old_grammar_refuses_is_refused(case, message):
         case.description.parse(case.text, case.context())
     if message is not None:
         assert message in raised.value.message
-    _old_assembler_refuses(case)
+    _program_refuses(case)
 
 
 @pytest.mark.parametrize("kind, text, message", [

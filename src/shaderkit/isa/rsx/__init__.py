@@ -13,7 +13,9 @@ Three processor names share this package:
 followed by its literal slot.
 
 Modules: :mod:`.fields` and :mod:`.opcodes` are the declarative description,
-:mod:`.instruction` the instruction values and their views, :mod:`.assembler` (with
+:mod:`.instruction` the instruction values and their views, :mod:`.description` (with
+:mod:`.description_vertex` / :mod:`.description_fragment`) the instructions in core's model,
+:mod:`.assembly` (with :mod:`.assembly_declarations`, :mod:`.assembly_macros`,
 :mod:`.assembly_hints`) / :mod:`.printer` / :mod:`.listing` the text forms, :mod:`.container`
 and :mod:`.image` the files,
 :mod:`.fragment` / :mod:`.vertex` / :mod:`.semantics` / :mod:`.textures` the emulator,

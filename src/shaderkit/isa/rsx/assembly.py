@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from shaderkit.core.asm import Assembler, SourceLine
+from shaderkit.core.asm import Assembler
 from shaderkit.core.asm_hooks import CheckCall, DirectiveCall, FinishCall, MacroCall, PassState, substitute_aliases
 from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
 from shaderkit.core.model import Description, ParseContext

@@ -1,9 +1,9 @@
 """RSX declarations as core directive handlers: ``TEMP``, ``SHORT TEMP``, ``LONG TEMP``,
 ``ADDRESS``, ``OUTPUT``, ``ATTRIB``, ``ALIAS`` and ``PARAM`` (spec/rsx.md 5.1).
 
-A declaration names a register or an operand; what it names is kept in the pass state's
-:class:`Declarations` (the statement grammar resolves the names through its :class:`Names`), and
-each name also becomes a core alias for the text it stands for (``color`` → ``R2``).
+A declaration names a register or an operand: each name becomes a core alias for the text it
+stands for (``color`` → ``R2``, ``pos`` → ``vertex.position``), and the pass state's
+:class:`Declarations` keeps the registers taken and the constants placed.
 
 * ``TEMP``/``LONG TEMP`` names take the lowest R index that no statement anywhere in the program
   names as R<n> (FP: nor as H<2n> or H<2n+1>, which live in R<n>); ``SHORT TEMP`` names take
@@ -18,15 +18,15 @@ each name also becomes a core alias for the text it stands for (``color`` → ``
   the c[] register of a ``#const`` with the same bits, else into the lowest c[] that no
   ``#const``/``#var`` declares and no statement names (``c[N]`` or ``c[A0.x+N]``).
 
-Operands are read by the statement grammar (the :class:`OperandGrammar` handed to
-:func:`directives`), so a declared operand means what it would mean in a statement.
+A declared operand is checked as a statement would read it (the :class:`OperandCheck` handed to
+:func:`directives`), so it means what it would mean in a statement.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from shaderkit.core.asm_hooks import DirectiveCall, DirectiveHandler
@@ -35,21 +35,18 @@ from shaderkit.core.diagnostics import SourceError
 from . import syntax
 from .container import ProgramKind
 from .description import FloatVector, literal_words
-from .syntax import Token, TokenStream
 
 if TYPE_CHECKING:
-    from .assembler import Destination, Source, Uniform
+    from .assembly import Uniform
 
 KEYWORDS = ("TEMP", "SHORT", "LONG", "ADDRESS", "OUTPUT", "ATTRIB", "ALIAS", "PARAM")
 
 
 @dataclass
 class Names:
-    """Declared names: TEMP/ADDRESS allocations and OUTPUT/ATTRIB/PARAM aliases."""
+    """Declared names: the registers TEMP/ADDRESS gave them, and PARAMs with no usable value."""
 
     registers: dict[str, tuple[str, int]] = field(default_factory=dict)  # TEMP, ADDRESS
-    outputs: dict[str, Destination] = field(default_factory=dict)
-    sources: dict[str, Source] = field(default_factory=dict)  # ATTRIB, PARAM with a value
     valueless: set[str] = field(default_factory=set)  # PARAMs we cannot bind
 
 
@@ -74,17 +71,6 @@ class Declarations:
 
 
 @dataclass(frozen=True)
-class OperandGrammar:
-    """The statement grammar's operand reading: ``parse`` takes one operand's tokens off a
-    stream; ``source`` and ``destination`` resolve what it parsed (with the names declared so
-    far) or raise SourceError."""
-
-    parse: Callable[[TokenStream], object]
-    source: Callable[[object, ProgramKind, Names], Source]
-    destination: Callable[[object, ProgramKind, Names], Destination]
-
-
-@dataclass(frozen=True)
 class OperandCheck:
     """How a declaration checks the operand text it names, as a statement would read it:
     ``source`` and ``destination`` raise SourceError (columns within the text) if they cannot."""
@@ -99,12 +85,30 @@ _REGISTER_NAME = re.compile(r"([RHA])(\d+)")
 _CONSTANT_REFERENCE = re.compile(r"\bc\[([^\[\]]*)\]")
 
 
+_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _skip_blanks(text: str, position: int) -> int:
+    return len(text) - len(text[position:].lstrip()) if text[position:].strip() else len(text)
+
+
+def _expected(what: str, text: str, position: int) -> SourceError:
+    """"expected X, found 'Y'" at ``position`` of ``text`` (0-based), or "… found the end of the
+    statement"."""
+    found = re.match(r"\S+", text[position:].lstrip())
+    if found is None:
+        return SourceError(f"expected {what}, found the end of the statement", len(text.rstrip()) + 2)
+    start = _skip_blanks(text, position)
+    word = re.match(r"[\w.]+|\S", text[start:]).group()
+    return SourceError(f"expected {what}, found '{word}'", start + 1, len(word))
+
+
 def declarations(state_data: dict) -> Declarations:
     """The declarations of a pass, kept in its state's data."""
     return state_data.setdefault("declarations", Declarations())
 
 
-def hardware_register(name: str, token: Token, kind: ProgramKind) -> tuple[str, int] | None:
+def hardware_register(name: str, column: int, kind: ProgramKind) -> tuple[str, int] | None:
     """(file, index) if ``name`` spells a temp or address register (R3, H7, A0), else None;
     SourceError for an index past the file's last register."""
     match = _REGISTER_NAME.fullmatch(name)
@@ -115,8 +119,7 @@ def hardware_register(name: str, token: Token, kind: ProgramKind) -> tuple[str, 
     if file not in limits:
         return None
     if number >= limits[file]:
-        raise SourceError(f"{name}: {file} registers go up to {file}{limits[file] - 1}", token.column,
-                          token.length)
+        raise SourceError(f"{name}: {file} registers go up to {file}{limits[file] - 1}", column, len(name))
     return file, number
 
 
@@ -136,7 +139,7 @@ def prescan(kind: ProgramKind) -> Callable[[Sequence[str]], Scan]:
     return scan
 
 
-def directives(kind: ProgramKind, grammar: OperandGrammar | OperandCheck) -> Mapping[str, DirectiveHandler]:
+def directives(kind: ProgramKind, grammar: OperandCheck) -> Mapping[str, DirectiveHandler]:
     """The core ``directives=`` handlers of every declaration keyword of a ``kind`` program;
     ``call.prescanned`` is the :func:`prescan` of the program."""
 
@@ -155,7 +158,7 @@ class _Declaration:
     kind: ProgramKind
     declared: Declarations
     scan: Scan
-    grammar: OperandGrammar | OperandCheck
+    grammar: OperandCheck
     alias: Callable[[str, str], None]
     text: str
 
@@ -164,47 +167,48 @@ class _Declaration:
         return self.declared.names
 
     def read(self, keyword: str) -> None:
-        stream = TokenStream(syntax.tokenize(self.text, 1))
+        text = self.text
+        position = 0
         if keyword in ("SHORT", "LONG"):
-            second = stream.expect_name("TEMP")
-            if second.text.upper() != "TEMP":
-                raise stream.error("expected TEMP", second)
+            second = _NAME.match(text)
+            if second is None or second.group().upper() != "TEMP":
+                raise _expected("TEMP", text, 0)
+            position = second.end()
         if keyword in ("TEMP", "SHORT", "LONG", "ADDRESS"):
             file = "A" if keyword == "ADDRESS" else ("H" if keyword == "SHORT" else "R")
             while True:
-                name = stream.expect_name("a register name")
-                if stream.at("["):  # TEMP arrays are not supported; declare names one by one
-                    raise stream.error("register arrays are not supported")
-                self._register(name, file)
-                if not stream.accept(","):
+                name = _NAME.match(text, _skip_blanks(text, position))
+                if name is None:
+                    raise _expected("a register name", text, _skip_blanks(text, position))
+                position = _skip_blanks(text, name.end())
+                if text.startswith("[", position):  # TEMP arrays are not supported; declare names one by one
+                    raise SourceError("register arrays are not supported", position + 1)
+                self._register(name.group(), name.start() + 1, file)
+                if not text.startswith(",", position):
                     break
+                position += 1
+            if text[position:].strip():
+                raise _expected("',' or ';'", text, position)
             return
-        name = stream.expect_name("a name")
-        if stream.at("["):  # PARAM c[4] = {...}: cgc's constant bank, carried by #const/#var
-            self.names.valueless.add(name.text)
+        name = _NAME.match(text)
+        if name is None:
+            raise _expected("a name", text, 0)
+        position = _skip_blanks(text, name.end())
+        if text.startswith("[", position):  # PARAM c[4] = {...}: cgc's constant bank, carried by #const/#var
+            self.names.valueless.add(name.group())
             return
-        equals = stream.expect("=", "after the name")
-        if isinstance(self.grammar, OperandCheck):
-            self._checked(keyword, name, equals)
-            return
-        if keyword == "PARAM":
-            self._param(name, stream)
-            return
-        operand = self.grammar.parse(stream)
-        if stream.peek().kind != "end":
-            raise stream.error("expected ';'")
-        if keyword == "OUTPUT":
-            self.names.outputs[name.text] = self.grammar.destination(operand, self.kind, self.names)
-        else:
-            self.names.sources[name.text] = self.grammar.source(operand, self.kind, self.names)
-        self.alias(name.text, self.text[equals.column:].strip())
+        if not text.startswith("=", position):
+            raise _expected("'=' after the name", text, position)
+        self._checked(keyword, name.group(), position + 1)
 
-    def _checked(self, keyword: str, name: Token, equals: Token) -> None:
+    def _checked(self, keyword: str, name: str, equals_end: int) -> None:
         """``name = operand`` read through the :class:`OperandCheck`: the name becomes an alias
-        of the operand's text."""
-        rest = self.text[equals.column:]
+        of the operand's text (which starts after ``equals_end`` characters)."""
+        rest = self.text[equals_end:]
         text = rest.strip()
-        column = equals.column + len(rest) - len(rest.lstrip()) + 1
+        if not text:
+            raise SourceError("expected an operand after '='", equals_end + 1)
+        column = equals_end + len(rest) - len(rest.lstrip()) + 1
         if keyword == "PARAM":
             self._checked_param(name, text, column)
             return
@@ -213,9 +217,9 @@ class _Declaration:
             check(text)
         except SourceError as error:
             raise SourceError(error.message, column + error.col - 1, error.length) from None
-        self.alias(name.text, text)
+        self.alias(name, text)
 
-    def _checked_param(self, name: Token, text: str, column: int) -> None:
+    def _checked_param(self, name: str, text: str, column: int) -> None:
         """``PARAM x = c[N]``, ``= {…}`` or ``= number`` (a VP literal is placed in constant
         memory, :meth:`_vertex_constant`); anything else gives no usable value."""
         literal = re.fullmatch(r"(-?)\s*(\{[^{}]*\}|[0-9.][0-9a-fA-FxX.eE+-]*)", text)
@@ -223,70 +227,46 @@ class _Declaration:
             self.grammar.source(text)
         except SourceError:
             if literal is None or self.kind is not ProgramKind.VERTEX:
-                self.names.valueless.add(name.text)
+                self.names.valueless.add(name)
                 return
         if literal is not None and self.kind is ProgramKind.VERTEX:
             value = literal.group(2) if literal.group(2).startswith("{") else "{" + literal.group(2) + "}"
             try:
                 bits = literal_words(FloatVector().parse(value, None))
             except SourceError:
-                self.names.valueless.add(name.text)
+                self.names.valueless.add(name)
                 return
             text = f"{literal.group(1)}c[{self._vertex_constant(name, bits)}]"
-        self.alias(name.text, text)
+        self.alias(name, text)
 
-    def _register(self, name: Token, file: str) -> None:
-        hardware = hardware_register(name.text, name, self.kind)
+    def _register(self, name: str, column: int, file: str) -> None:
+        hardware = hardware_register(name, column, self.kind)
         if hardware is not None:
             if file == "A" and hardware[0] != "A":
-                raise SourceError(f"'{name.text}' is not an address register", name.column, name.length)
+                raise SourceError(f"'{name}' is not an address register", column, len(name))
             return
-        if name.text in self.names.registers:
-            raise SourceError(f"'{name.text}' is declared twice", name.column, name.length)
+        if name in self.names.registers:
+            raise SourceError(f"'{name}' is declared twice", column, len(name))
         registers = self.names.registers.values()
         if file == "A":
             if self.kind is ProgramKind.FRAGMENT:
-                raise SourceError("fragment programs have no address registers", name.column, name.length)
+                raise SourceError("fragment programs have no address registers", column, len(name))
             used = {index for kind, index in registers if kind == "A"}
             free = [index for index in range(syntax.VP_ADDRESS_REGISTERS) if index not in used]
             if not free:
-                raise SourceError("no address register left (A0 and A1 are taken)", name.column, name.length)
+                raise SourceError("no address register left (A0 and A1 are taken)", column, len(name))
             register = ("A", free[0])
         else:
             limits = syntax.VP_LIMITS if self.kind is ProgramKind.VERTEX else syntax.FP_LIMITS
             taken = self.scan.temps | {index // 2 if kind == "H" else index for kind, index in registers if kind != "A"}
             index = next((index for index in range(limits["R"]) if index not in taken), None)
             if index is None:
-                raise SourceError(f"no temp register left for '{name.text}'", name.column, name.length)
+                raise SourceError(f"no temp register left for '{name}'", column, len(name))
             register = ("H", 2 * index) if file == "H" else ("R", index)
-        self.names.registers[name.text] = register
-        self.alias(name.text, f"{register[0]}{register[1]}")
+        self.names.registers[name] = register
+        self.alias(name, f"{register[0]}{register[1]}")
 
-    def _param(self, name: Token, stream: TokenStream) -> None:
-        """``PARAM x = {…}`` (FP: an inline literal; VP: a constant register, see
-        :meth:`_vertex_constant`) or ``PARAM x = c[N]``; other forms (program.local/env
-        bindings) are accepted but give no usable value."""
-        first = stream.peek()
-        if (first.kind == "punct" and first.text in ("{", "-")) or first.kind in ("number", "hex") or \
-                (first.kind == "name" and first.text == "c"):
-            # A vertex program reads the value as the fragment syntax would, then from c[].
-            reading_kind = ProgramKind.FRAGMENT if first.text != "c" else self.kind
-            try:
-                source = self.grammar.source(self.grammar.parse(stream), reading_kind, self.names)
-            except SourceError:
-                source = None
-            if source is not None and stream.peek().kind == "end":
-                if source.file == "literal" and self.kind is ProgramKind.VERTEX:
-                    index = self._vertex_constant(name, source.literal)
-                    source = replace(source, file="c", index=index, literal=None)
-                    self.alias(name.text, f"c[{index}]")
-                else:
-                    self.alias(name.text, self.text[first.column - 1:].strip())
-                self.names.sources[name.text] = source
-                return
-        self.names.valueless.add(name.text)
-
-    def _vertex_constant(self, name: Token, bits: tuple[int, int, int, int]) -> int:
+    def _vertex_constant(self, name: str, bits: tuple[int, int, int, int]) -> int:
         """The c[] register holding a VP ``PARAM x = {…}``: a ``#const`` (or an earlier PARAM)
         with the same bits if there is one, else the lowest register that no ``#const``/``#var``
         declares and no statement names, declared as if by ``#const``."""
@@ -299,7 +279,7 @@ class _Declaration:
             taken.update(range(uniform.index, uniform.index + uniform.count))
         index = next((index for index in range(syntax.VP_CONSTANTS) if index not in taken), None)
         if index is None:
-            raise SourceError(f"no constant register left for PARAM '{name.text}'", name.column, name.length)
+            raise SourceError(f"no constant register left for PARAM '{name}'", 1, len(name))
         constants[index] = bits
         return index
 

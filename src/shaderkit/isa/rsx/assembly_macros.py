@@ -10,9 +10,9 @@ index after the program's own temps, which the caller finds (it depends on the w
 The first pieces keep only the precision suffix; the last one keeps every suffix and the
 destination as written, conditional write included.
 
-Working on text lets one implementation serve both assemblers: the RSX assembler
-(:mod:`.assembler`) parses what :func:`expansion` returns, and :func:`macro_handlers` offers it
-to core's driver as macro handlers, whose statements the descriptions parse. Operand texts are
+Working on text lets the expansions be core macro handlers: the RSX assembler
+(:mod:`.assembly`) and :func:`macro_handlers` hand what :func:`expansion` returns to core's
+driver, whose statements the descriptions parse. Operand texts are
 rebuilt rather than reparsed: a source's sign, bars and swizzle are read off its text and
 written again around the register text, so swizzles compose (``a.zwzw`` read as ``.xxxy`` is
 ``a.zzzw``) whatever the register is called.

@@ -16,8 +16,8 @@ targets as ``L<n>`` through ``labels``; without them literals and counts print i
 either implied by the form (what the assembler writes, as PSL1GHT cgcomp does) or carried
 (the end bit, FP block offsets) for the assembler driver to set.
 
-The descriptions read every spelling of the old grammar (:mod:`.assembler`, whose tables of
-names stay in :mod:`.syntax`) and print one: the printed names come first in a register
+The descriptions read every spelling of NV assembly text that the retired hand-written
+assembler read (its tables of names are in :mod:`.syntax`) and print one: the printed names come first in a register
 file's names, other spellings are later names, read-only cases of a :class:`SpelledTable` or
 spelling-only forms. A source reads its sign and bars in any arrangement that substituting a
 declared name as text gives (:func:`fold_source`: ``--x``, ``|-x|``, ``|x|.y``), and chained
@@ -231,8 +231,8 @@ def literal_value(words) -> int:
 
 
 # A number written alone where a constant vector may stand: every lane of an inline literal
-# (``MOVR R0, 0.5`` is ``{0.5}``), in the old grammar's spelling (no sign: a sign before it is
-# the source's negation, so ``-0.5`` reads as ``-{0.5}``, as the old assembler encodes it).
+# (``MOVR R0, 0.5`` is ``{0.5}``), in NV text's spelling (no sign: a sign before it is
+# the source's negation, so ``-0.5`` reads as ``-{0.5}``, as cgcomp's text reads).
 BARE_NUMBER = r"0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 
 

@@ -11,7 +11,7 @@ displacement for texcoord reads, the perspective flag of DP/MUL/DIV/NRM on a tex
 its text loses (``unknown_bits``). The end bit and the IF/LOOP/REP block offsets are carried:
 the assembler driver sets them from the program around the instruction.
 
-The parser reads the old grammar's spellings too: f[N], fragment.texcoord and the other
+The parser reads NV text's spellings too: f[N], fragment.texcoord and the other
 input names, result.color[n], result.depth (R1, mask z unless one is written), o[COLR],
 o[COLH], o[DEPR], ``C0``, a condition in parentheses after KIL/IF/BRK/RET, and a texture
 instruction without its target (2D).
@@ -91,7 +91,7 @@ HINT_FIELDS = ("end", "destination", "destination_half", "set_cc", "mask", "inpu
                "source0_clamp", "source1_clamp", "source2_clamp", "scale", "opcode_high", "source2", "source2_abs",
                "displacement", "indexed_input", "perspective", "literal")
 
-# The printed name first; then every other way the old grammar names the input: f[TEX0] (NV
+# The printed name first; then every other way NV text names the input: f[TEX0] (NV
 # short names), f[N], fragment.color.primary, fragment.texcoord (= fragment.texcoord[0]).
 INPUT_NAMES = with_spellings({index: (syntax.fp_input_name(index),) for index in range(16)},
                              {**{f"f[{short}]": index for short, index in syntax.FP_INPUT_SHORT_NAMES.items()},
@@ -134,7 +134,7 @@ BARE_CONDITION = SpelledTable((case("{test}{test_register}{cc_swizzle}"),), titl
 
 
 def _written_outputs() -> tuple:
-    """The old grammar's output names, as the registers cgcomp gives them (spec 3.1):
+    """NV text's output names, as the registers cgcomp gives them (spec 3.1):
     ``result.color[n]`` / ``o[COLR]`` an R register, ``o[COLH]`` H0, ``result.depth`` /
     ``o[DEPR]`` R1 with the mask z unless a mask is written."""
     temp = {"no_destination": 0, "destination_half": 0}
@@ -265,7 +265,7 @@ def _arithmetic_forms(opcode) -> list:
 
 
 def _without_target(declared):
-    """A spelling-only copy of a texture form with the target left out: 2D, as the old grammar
+    """A spelling-only copy of a texture form with the target left out: 2D, as NV text
     reads ``TEX R0, f[TEX0], texture[1]``."""
     template = declared.template.removesuffix(", {target}")
     return replace(declared, template=template, implied=(*declared.implied, ("perspective", 0)), spelling_only=True,
@@ -274,7 +274,7 @@ def _without_target(declared):
 
 def _suffixed(declared, suffixes: str, fields: tuple[str, ...]):
     """A spelling-only copy of ``declared`` whose mnemonic takes ``suffixes`` (fields the
-    printed name leaves at cgcomp's value): the old grammar reads a precision, CC update,
+    printed name leaves at cgcomp's value): NV text reads a precision, CC update,
     saturation and scale after every arithmetic name, and writes them (``PK4BH``, ``NOPRC``)."""
     mnemonic = declared.mnemonic
     template = mnemonic + suffixes + declared.template[len(mnemonic):]

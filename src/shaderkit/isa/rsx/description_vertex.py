@@ -10,7 +10,7 @@ an empty slot as ``NOP``. What the text does not show is implied the way cgcomp 
 with an idle unit are fallbacks (an unnamed opcode reads as the unit idle); SUB, ABS and the
 scalar aliases (PUSHA, POPA) are spellings the parser reads and the printer never writes.
 
-The parser reads the old grammar's spellings too: v[N], v[OPOS], vertex.attrib[N] and the
+The parser reads NV text's spellings too: v[N], v[OPOS], vertex.attrib[N] and the
 other input names, o[HPOS], result.texcoord and the other output names, result.clip[n] (a
 fixed lane of the fog or point-size output), RC for CC, ``c[A0.x]``, ``C0``, ``RET GT.x``,
 ``… + NOP`` for an idle scalar unit, and a co-issued pair in either order with its suffixes
@@ -73,7 +73,7 @@ HINT_FIELDS = ("address_swizzle", "cc_swizzle", "condition", "condition_test", "
                "constant", "vector_opcode", "scalar_opcode", "source1", "source2", "end", "index_constant", "output",
                "scalar_temp", "vector_mask", "scalar_mask")
 
-# The printed name first; then every other way the old grammar names the register: v[N],
+# The printed name first; then every other way NV text names the register: v[N],
 # v[OPOS] (NV short names), vertex.color.primary, vertex.texcoord (= vertex.texcoord[0]),
 # vertex.attrib[N]; o[N], o[HPOS], result.color.front…, result.texcoord (= result.texcoord[0]).
 INPUT_NAMES = with_spellings({index: (syntax.vp_input_name(index),) for index in range(16)},
@@ -278,7 +278,7 @@ def _forms() -> list:
 
 
 def _idle_scalar_spellings(forms) -> list:
-    """``… + NOP``: the old grammar's NOP written for the scalar unit, which writes the scalar
+    """``… + NOP``: NV text's NOP written for the scalar unit, which writes the scalar
     mask xyzw as a flow operation does (``MUL R0, R1, R2 + NOP``, ``NOP + NOP``); read, never
     printed (the printer shows the mask as the bits the plain form loses)."""
     return [replace(declared, template=f"{declared.template} + NOP", name=f"{declared.template} + NOP",
@@ -294,9 +294,9 @@ OTHER_SPELLINGS = {"ADD": [("SUB", {"{s2}": "{s2_negated}"})], "MOV": [("ABS", {
                       for opcode in VP_SCALAR.values() if opcode.aliases}}
 
 
-# --- co-issued statements as the old grammar writes them ----------------------------------------
+# --- co-issued statements as NV text writes them ----------------------------------------
 
-# The old grammar's units: a name both units have (MOV, NOP) is the vector unit's when written first.
+# NV text's units: a name both units have (MOV, NOP) is the vector unit's when written first.
 VECTOR_NAMES = frozenset(by_name(VP_VECTOR))
 SCALAR_NAMES = frozenset(by_name(VP_SCALAR)) - VECTOR_NAMES
 _NAMES_LONGEST_FIRST = sorted(VECTOR_NAMES | SCALAR_NAMES, key=len, reverse=True)
@@ -379,7 +379,7 @@ def _same_condition(first: str, second: str) -> bool:
 def _one_statement_order(operations: list[tuple[str, int]]) -> list[tuple[str, str, int]] | None:
     """A co-issued statement as the forms write it: (operation text, the text it comes from,
     that text's column) per operation, or None when it is written so already or is no pair of
-    operations the old grammar reads. The old grammar writes the vector operation or the
+    operations NV text reads. NV text writes the vector operation or the
     scalar one first (a scalar-only name written first is swapped over), a suffix (``C``,
     ``_SAT``) or condition on either operation (one slot has one of each), and ``NOP`` for an
     idle vector unit; the forms have the vector operation first carrying the slot's suffixes
@@ -415,7 +415,7 @@ def _one_statement_order(operations: list[tuple[str, int]]) -> list[tuple[str, s
 def _issue_points(text: str) -> list[int]:
     """Where ``text`` splits into co-issued operations: a ``+`` outside brackets (and braces,
     which hold template placeholders) after a complete operand or mnemonic. A ``+`` where an
-    operand starts (after a comma, a sign or an opening bar) is a sign, as the old grammar
+    operand starts (after a comma, a sign or an opening bar) is a sign, as NV text
     reads it (``MOV R0, +R1``, ``-|+R1|``)."""
     points = []
     depth = 0

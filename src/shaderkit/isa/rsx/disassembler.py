@@ -14,7 +14,7 @@ labels, block keywords, and exactness. Conventions (bare ucode carries no names)
 * VP branch and call targets (and FP CAL targets) get a label ``L<slot>:`` on the line before
   the target; a target outside the program prints as ``L0`` plus hints.
 * A VP slot with both units busy prints as ``vector-op + scalar-op`` on one line (a lone
-  scalar-unit MOV as ``NOP + MOV …``), the syntax :mod:`.assembler` reads back into one slot.
+  scalar-unit MOV as ``NOP + MOV …``), the syntax :mod:`.assembly` reads back into one slot.
 * Exactness: each statement is printed by the instruction descriptions in core's model
   (:func:`.printer.statement_line`), which know the bits its text loses; each field that differs
   from what the text reads back as is appended as ``#! field=0x…`` (names from :mod:`.fields`),

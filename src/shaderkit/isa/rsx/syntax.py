@@ -1,8 +1,10 @@
-"""Text syntax shared by the RSX assembler, disassembler and listing (spec/rsx.md section 5).
+"""Text syntax shared by the RSX descriptions, assembler, disassembler and listing (spec/rsx.md
+section 5).
 
-This module owns what both directions agree on: the spelling of registers, inputs and outputs,
-swizzles, write masks and condition tests, how float constants are written so that they read
-back to the same bits, the printed mnemonics, and the tokenizer the assembler parses with.
+This module owns the tables both directions agree on: the spelling of registers, inputs and
+outputs, swizzles, write masks and condition tests, how float constants are written so that
+they read back to the same bits, and the printed mnemonics; statements themselves are read by
+the descriptions in core's model.
 
 Float constants: finite values are written with the fewest significant digits (at most 9) that
 read back to the same 32-bit pattern (``0.5``, ``-0``, ``1e+30``); infinities and NaNs are
@@ -15,7 +17,6 @@ from __future__ import annotations
 import math
 import re
 import struct
-from dataclasses import dataclass
 
 from shaderkit.core.diagnostics import SourceError
 
@@ -126,13 +127,6 @@ def parse_swizzle(letters: str, column: int) -> tuple[int, int, int, int]:
     return tuple(lanes)
 
 
-def parse_mask(letters: str, column: int) -> tuple[bool, bool, bool, bool]:
-    if not re.fullmatch(r"x?y?z?w?", letters) or not letters:
-        raise SourceError(f"'{letters}' is not a write mask (x, y, z, w in that order)", column,
-                          len(letters))
-    return tuple(letter in letters for letter in LANES)
-
-
 def condition_text(test: int, register: int, swizzle: tuple[int, ...]) -> str:
     """``GT.x``, ``NE1.xyzz``: the test, the CC number when not 0, the swizzle when not xyzw."""
     return CONDITION_NAMES[test] + (str(register) if register else "") + swizzle_suffix(swizzle)
@@ -191,33 +185,8 @@ SCALE_SUFFIXES = {1: "_X2", 2: "_X4", 3: "_X8", 5: "_D2", 6: "_D4", 7: "_D8"}
 SUFFIX_PATTERN = re.compile(r"(?P<precision>[RHX])?(?P<cc>C[01]?)?(?P<saturate>_SAT)?"
                             r"(?P<scale>_[XD][248])?")
 
-# --- tokens ------------------------------------------------------------------------------------
+# --- numbers -------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"""
-    (?P<space>\s+)
-  | (?P<hex>0[xX][0-9a-fA-F]+)
-  | (?P<target>[123]D(?![A-Za-z0-9_]))
-  | (?P<number>(?:\d+\.(?!\.)\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<punct>\.\.|[\[\]{}(),;:.+\-|=!*/])
-""", re.VERBOSE)
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str  # name, number, hex, punct, end
-    text: str
-    column: int  # 1-based column in the source line
-
-    @property
-    def length(self) -> int:
-        return max(1, len(self.text))
-
-
-# No register, field or float needs a longer number or name (the exact decimal of the smallest
-# float32 has about 150 characters), and Python refuses to convert a decimal string of more than
-# 4,300 digits: refusing longer tokens here keeps every later int() of a token safe.
-MAX_TOKEN_LENGTH = 1000
 # For decimal strings read straight from text (slot numbers, #var fields, indices found by a
 # scan): more digits than any index or 32-bit field can use.
 MAX_INDEX_DIGITS = 10
@@ -229,99 +198,9 @@ def small_decimal(digits: str) -> int | None:
     return int(digits) if len(digits) <= MAX_INDEX_DIGITS else None
 
 
-def tokenize(text: str, column: int = 1) -> list[Token]:
-    """Tokens of ``text`` whose first character is at ``column``; ends with an ``end`` token."""
-    tokens = []
-    position = 0
-    while position < len(text):
-        match = _TOKEN.match(text, position)
-        if match is None:
-            raise SourceError(f"unexpected character '{text[position]}'", column + position)
-        kind = match.lastgroup
-        if kind != "space" and match.end() - position > MAX_TOKEN_LENGTH:
-            what = "name" if kind == "name" else "number"
-            raise SourceError(f"a {what} of {match.end() - position:,} characters is too long "
-                              f"(at most {MAX_TOKEN_LENGTH:,})", column + position, match.end() - position)
-        if kind != "space":
-            tokens.append(Token("name" if kind == "target" else kind, match.group(), column + position))
-        position = match.end()
-    tokens.append(Token("end", "", column + len(text)))
-    return tokens
-
-
-class TokenStream:
-    """Cursor over tokens with the error helpers a recursive-descent parser needs."""
-
-    def __init__(self, tokens: list[Token]):
-        self.tokens = tokens
-        self.position = 0
-
-    def peek(self, offset: int = 0) -> Token:
-        return self.tokens[min(self.position + offset, len(self.tokens) - 1)]
-
-    def next(self) -> Token:
-        token = self.peek()
-        self.position = min(self.position + 1, len(self.tokens) - 1)
-        return token
-
-    def at(self, text: str) -> bool:
-        token = self.peek()
-        return token.kind == "punct" and token.text == text
-
-    def accept(self, text: str) -> Token | None:
-        return self.next() if self.at(text) else None
-
-    def expect(self, text: str, what: str | None = None) -> Token:
-        if not self.at(text):
-            raise self.error(f"expected '{text}'" + (f" {what}" if what else ""))
-        return self.next()
-
-    def expect_name(self, what: str) -> Token:
-        if self.peek().kind != "name":
-            raise self.error(f"expected {what}")
-        return self.next()
-
-    def expect_integer(self, what: str) -> tuple[int, Token]:
-        token = self.peek()
-        if token.kind not in ("number", "hex") or not re.fullmatch(r"\d+|0[xX][0-9a-fA-F]+", token.text):
-            raise self.error(f"expected {what}")
-        self.next()
-        return parse_int(token.text), token
-
-    def error(self, message: str, token: Token | None = None) -> SourceError:
-        token = token or self.peek()
-        found = "the end of the statement" if token.kind == "end" else f"'{token.text}'"
-        return SourceError(f"{message}, found {found}", token.column, token.length)
-
-
 def parse_int(text: str) -> int:
     """Decimal (leading zeros allowed, as in ``007``) or ``0x`` hex."""
     return int(text, 16) if text[:2] in ("0x", "0X") else int(text, 10)
-
-
-def parse_number_bits(stream: TokenStream) -> int:
-    """A signed float constant (``-0.5``, ``1e3``, ``inf``) or raw bits (``0x7fc00000``)."""
-    negative = bool(stream.accept("-"))
-    if not negative:
-        stream.accept("+")
-    token = stream.peek()
-    if token.kind == "hex":
-        stream.next()
-        bits = int(token.text, 16)
-        if bits > 0xFFFFFFFF:
-            raise SourceError("raw float bits need at most 8 hex digits", token.column, token.length)
-        return bits ^ (0x80000000 if negative else 0)
-    if token.kind == "number" or (token.kind == "name" and token.text.lower() in ("inf", "nan")):
-        stream.next()
-        value = float(token.text)
-        if token.kind == "number" and math.isinf(value):
-            raise SourceError(f"{token.text} does not fit in a 32-bit float", token.column, token.length)
-        try:
-            return float_bits_of(-value if negative else value)
-        except ValueError:
-            raise SourceError(f"{token.text} does not fit in a 32-bit float", token.column,
-                              token.length) from None
-    raise stream.error("expected a number")
 
 
 # --- register limits (documented ranges; the fields may hold more) ----------------------------
