@@ -29,7 +29,7 @@ from . import syntax
 from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, IndexedRegisters, LoopCounts, RegisterIndex,
                           SpelledTable, Swizzle, WriteMask, bits_in, other_spellings, source_operands, top_level_plus,
                           with_spellings)
-from .instruction import FP_TEMPORARIES
+from .limits import FP_TEMPORARIES
 from .opcodes import FP
 
 SOURCE_FILLER = 0x1C800  # temp R0, identity swizzle (spec 3.1)

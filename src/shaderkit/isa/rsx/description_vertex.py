@@ -30,7 +30,7 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
 from . import syntax
 from .description import (CONDITION_NAMES, IndexedRegisters, RegisterIndex, SpelledTable, Swizzle, WriteMask, bits_in,
                           inline_constant, other_spellings, source_operands, with_spellings)
-from .instruction import VP_CONSTANTS, VP_TEMPORARIES
+from .limits import VP_CONSTANTS, VP_TEMPORARIES
 from .opcodes import VP_SCALAR, VP_VECTOR, by_name
 
 SOURCE_FILLER = 0x1B02  # input type, identity swizzle (spec 2.6)

@@ -84,13 +84,9 @@ def _syntax(group: str, opcode: Opcode) -> str:
 
 
 def _field(layout: fields.Layout, name: str) -> str:
-    pieces = ", ".join(f"{'D' if layout is fields.VP else 'W'}{word} {_span(bitfield)}"
-                       for word, bitfield in layout.fields[name])
+    pieces = ", ".join(f"{'D' if layout is fields.VP else 'W'}{word} {high if high == low else f'{high}–{low}'}"
+                       for word, high, low in layout.word_pieces(name))
     return f"{name} ({pieces})"
-
-
-def _span(bitfield) -> str:
-    return ", ".join(f"{high}" if high == low else f"{high}–{low}" for high, low in bitfield.pieces)
 
 
 def _encoding(group: str, opcode: Opcode) -> str:

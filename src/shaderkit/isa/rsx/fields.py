@@ -1,11 +1,12 @@
-"""Bit layouts of the 128-bit RSX instructions (spec/rsx.md sections 2.2–2.6 and 3.2–3.5).
+"""The fields of the 128-bit RSX instructions as the machines, views and hints name them,
+read from the instruction descriptions (spec/rsx.md sections 2.2–2.6 and 3.2–3.5).
 
-A layout maps field names to bit ranges of one of the four 32-bit words (after the byte-order
-normalisation of :mod:`shaderkit.isa.rsx.container`). Every bit of an instruction belongs to
-exactly one field, so a field dictionary holds an instruction completely: decoding and encoding
-are exact for any four words. Fields that the text syntax cannot show (padding, don't-care bits
-that compilers fill in their own way) are still fields; the printer reports them when they differ
-from what the assembler would write.
+A :class:`Layout` is one description's partition of an instruction's four normalised words
+(:mod:`shaderkit.isa.rsx.container`) into named fields: the fields of its ``#!`` hints, which
+cover every bit exactly once, so a field dictionary holds an instruction completely and decoding
+and encoding are exact for any four words. The bit positions are declared once, in
+:mod:`.description_vertex` and :mod:`.description_fragment`; fields the text syntax cannot
+show (padding, don't-care bits that compilers fill in their own way) are fields there too.
 
 Operand fields are composite: a VP source is 17 bits gathered from three words, an FP source the
 low 18 bits of its word. :class:`SourceBits` names the pieces inside such a value.
@@ -13,142 +14,75 @@ low 18 bits of its word. :class:`SourceBits` names the pieces inside such a valu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shaderkit.core.bits import BitField, bits
+from shaderkit.core.model import Description
+
+from .description_fragment import FRAGMENT
+from .description_fragment import HINT_FIELDS as FRAGMENT_FIELDS
+from .description_vertex import HINT_FIELDS as VERTEX_FIELDS
+from .description_vertex import VERTEX
 
 WORD_BITS = 32
 INSTRUCTION_WORDS = 4
+_WORD_MASK = (1 << WORD_BITS) - 1
 
 
-@dataclass(frozen=True)
 class Layout:
-    """Named fields; each is (word index, bit field within that word's 32 bits)."""
+    """The fields ``names`` of ``description`` over one instruction's four words (word 0 the
+    least significant); together they must hold every bit once."""
 
-    fields: dict[str, tuple[tuple[int, BitField], ...]]
+    def __init__(self, description: Description, names: Sequence[str]):
+        self.fields = {name: description.fields[name] for name in names}
+        claimed = 0
+        for name, declared in self.fields.items():
+            if claimed & declared.mask:
+                raise ValueError(f"{description.name}: {name} overlaps another field")
+            claimed |= declared.mask
+        if claimed != (1 << (WORD_BITS * INSTRUCTION_WORDS)) - 1:
+            raise ValueError(f"{description.name}: a bit belongs to no field")
+
+    @staticmethod
+    def _value(words: Sequence[int]) -> int:
+        return sum((word & _WORD_MASK) << (WORD_BITS * index) for index, word in enumerate(words[:INSTRUCTION_WORDS]))
 
     def extract(self, words: tuple[int, ...], name: str) -> int:
-        value = 0
-        for word, field in self.fields[name]:
-            value = (value << field.width) | field.extract(words[word])
-        return value
+        return self.fields[name].read(self._value(words))
 
     def decode(self, words: tuple[int, ...]) -> dict[str, int]:
-        return {name: self.extract(words, name) for name in self.fields}
+        value = self._value(words)
+        return {name: declared.read(value) for name, declared in self.fields.items()}
 
     def encode(self, values: dict[str, int]) -> tuple[int, ...]:
-        words = [0] * INSTRUCTION_WORDS
-        for name, pieces in self.fields.items():
-            value = values.get(name, 0)
-            total = sum(field.width for _, field in pieces)
-            if not 0 <= value < (1 << total):
-                raise ValueError(f"field {name} value {value} does not fit in {total} bits")
-            shift = total
-            for word, field in pieces:
-                shift -= field.width
-                words[word] = field.insert(words[word], (value >> shift) & ((1 << field.width) - 1))
-        return tuple(words)
+        value = 0
+        for name, declared in self.fields.items():
+            raw = values.get(name, 0)
+            if not 0 <= raw < (1 << declared.width):
+                raise ValueError(f"field {name} value {raw} does not fit in {declared.width} bits")
+            value = declared.write(value, raw)
+        return tuple((value >> (WORD_BITS * index)) & _WORD_MASK for index in range(INSTRUCTION_WORDS))
 
     def width(self, name: str) -> int:
-        return sum(field.width for _, field in self.fields[name])
+        return self.fields[name].width
+
+    def word_pieces(self, name: str) -> list[tuple[int, int, int]]:
+        """(word, high bit, low bit) of each piece of a field, most significant first."""
+        found = []
+        for high, low in self.fields[name].pieces:
+            word = low // WORD_BITS
+            found.append((word, high - WORD_BITS * word, low - WORD_BITS * word))
+        return found
 
 
-def _layout(**declarations: str) -> Layout:
-    """``name="D1 7:0, D2 31:23"``: pieces most significant first, word D0..D3 (or W0..W3)."""
-    fields = {}
-    for name, text in declarations.items():
-        pieces = []
-        for piece in text.split(","):
-            word, bit_range = piece.split()
-            pieces.append((int(word[1:]), bits(bit_range)))
-        fields[name] = tuple(pieces)
-    layout = Layout(fields)
-    _check_covers_every_bit(layout)
-    return layout
-
-
-def _check_covers_every_bit(layout: Layout) -> None:
-    claimed = [0] * INSTRUCTION_WORDS
-    for name, pieces in layout.fields.items():
-        for word, field in pieces:
-            assert not claimed[word] & field.mask, f"{name} overlaps another field"
-            claimed[word] |= field.mask
-    assert all(mask == 0xFFFFFFFF for mask in claimed), "a bit belongs to no field"
-
-
-# --- vertex program: D0..D3 --------------------------------------------------------------------
-
-VP = _layout(
-    address_swizzle="D0 1:0",
-    cc_swizzle="D0 9:2",  # x in 9:8 ... w in 3:2; identity 0x1B
-    condition="D0 12:10",
-    condition_test="D0 13:13",
-    cc_update="D0 14:14",
-    vector_temp="D0 20:15",  # 0x3F = none
-    source0_abs="D0 21:21",
-    source1_abs="D0 22:22",
-    source2_abs="D0 23:23",  # also branch target bit 9
-    address_register="D0 24:24",
-    cc_register="D0 25:25",
-    saturate="D0 26:26",
-    index_input="D0 27:27",
-    d0_bit28="D0 28:28",
-    cc_update_b="D0 29:29",
-    vector_to_output="D0 30:30",
-    d0_bit31="D0 31:31",
-    source0="D1 7:0, D2 31:23",
-    input="D1 11:8",
-    constant="D1 21:12",
-    vector_opcode="D1 26:22",
-    scalar_opcode="D1 31:27",
-    source1="D2 22:6",
-    source2="D2 5:0, D3 31:21",  # for branches: D2 5:0 = target bits 8..3, D3 31:29 = bits 2..0
-    end="D3 0:0",
-    index_constant="D3 1:1",
-    output="D3 6:2",  # 0x1F = none
-    scalar_temp="D3 12:7",  # 0x3F = none
-    vector_mask="D3 16:13",  # x y z w from the most significant bit
-    scalar_mask="D3 20:17",
-)
+VP = Layout(VERTEX, VERTEX_FIELDS)
+# The literal slot that may follow is data, not a field of the instruction's four words.
+FP = Layout(FRAGMENT, [name for name in FRAGMENT_FIELDS if name != "literal"])
 
 VP_SOURCE_BITS = 17
 VP_NO_TEMP = 0x3F
 VP_NO_OUTPUT = 0x1F
-
-# --- fragment program: OPDEST, SRC0, SRC1, SRC2 ------------------------------------------------
-
-FP = _layout(
-    end="W0 0:0",
-    destination="W0 6:1",
-    destination_half="W0 7:7",
-    set_cc="W0 8:8",
-    mask="W0 12:9",  # x in bit 9 (the least significant bit of the field) ... w in bit 12
-    input="W0 16:13",
-    texture_unit="W0 20:17",
-    expand_texture="W0 21:21",
-    precision="W0 23:22",
-    opcode_low="W0 29:24",
-    no_destination="W0 30:30",
-    saturate="W0 31:31",
-    source0="W1 17:0",
-    condition="W1 20:18",
-    cc_swizzle="W1 28:21",  # x in bits 22:21 (least significant) ... w in 28:27
-    source0_abs="W1 29:29",
-    set_cc_register="W1 30:30",
-    test_cc_register="W1 31:31",
-    source1="W2 17:0",
-    source1_abs="W2 18:18",
-    source0_clamp="W2 21:19",
-    source1_clamp="W2 24:22",
-    source2_clamp="W2 27:25",
-    scale="W2 30:28",
-    opcode_high="W2 31:31",
-    source2="W3 17:0",
-    source2_abs="W3 18:18",
-    displacement="W3 29:19",
-    indexed_input="W3 30:30",
-    perspective="W3 31:31",
-)
 
 FP_SOURCE_BITS = 18
 

@@ -21,9 +21,10 @@ from shaderkit.core.diagnostics import InputError
 
 from . import fields as layout
 from .container import ProgramKind
+from .limits import (CONDITION_NAMES, FP_TEMPORARIES, VP_CODE_SLOTS, VP_CONSTANTS, VP_INPUTS,  # noqa: F401 (re-exported)
+                     VP_OUTPUTS, VP_TEMPORARIES)
 from .opcodes import FP, VP_SCALAR, VP_VECTOR, Opcode
 
-CONDITION_NAMES = ("FL", "LT", "EQ", "LE", "GT", "NE", "GE", "TR")
 CONDITION_TRUE = 7
 LANE_NAMES = "xyzw"
 # FP precision codes (OPDEST 22-23 and the per-source clamps): R fp32, H fp16, X fixed12, fixed9.
@@ -32,12 +33,6 @@ PRECISION_NAMES = ("R", "H", "X", "B")
 SCALE_FACTORS = {0: 1.0, 1: 2.0, 2: 4.0, 3: 8.0, 5: 0.5, 6: 0.25, 7: 0.125}
 FP_INPUT_NAMES = ("WPOS", "COL0", "COL1", "FOGC", "TEX0", "TEX1", "TEX2", "TEX3", "TEX4", "TEX5",
                   "TEX6", "TEX7", "TEX8", "TEX9", "SSA", "INVALID15")
-VP_TEMPORARIES = 32
-FP_TEMPORARIES = 48
-VP_CONSTANTS = 468
-VP_INPUTS = 16  # v[0..15]
-VP_OUTPUTS = 16  # o[0..15]
-VP_CODE_SLOTS = 512  # spec section 2.1; RPCS3 allows 544 [uncertain]
 
 
 @dataclass(frozen=True)

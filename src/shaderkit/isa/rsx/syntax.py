@@ -20,7 +20,7 @@ import struct
 
 from shaderkit.core.diagnostics import SourceError
 
-from .instruction import CONDITION_NAMES, FP_TEMPORARIES, VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES
+from .limits import CONDITION_NAMES, FP_TEMPORARIES, VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES
 
 LANES = "xyzw"
 IDENTITY = (0, 1, 2, 3)
