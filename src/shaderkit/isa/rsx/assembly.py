@@ -174,8 +174,9 @@ class _Assembly:
         try:
             program = assembler.assemble("\n".join(lines), self.filename)
         except DiagnosticError as error:
-            raise DiagnosticError(sorted(self.errors + list(error.diagnostics),
+            raise DiagnosticError(sorted(self.errors + [self._as_written(found) for found in error.diagnostics],
                                          key=lambda found: (found.line, found.col))) from None
+        program.warnings[:] = [self._as_written(found) for found in program.warnings]
         if self.errors:
             raise DiagnosticError(self.errors)
         state = program.state
@@ -186,6 +187,13 @@ class _Assembly:
         return AssembledProgram(Program(self.kind, tuple(instructions), tuple(state.data.get("trailing", ()))),
                                 {index: words_to_floats(bits) for index, bits in sorted(constants.items())},
                                 tuple(uniforms), self._literal_constants(program), tuple(program.warnings))
+
+    def _as_written(self, diagnostic: Diagnostic) -> Diagnostic:
+        """``diagnostic`` quoting its line as written (the driver saw the header blanked and the
+        ``NNN:`` of a listing line blanked)."""
+        if diagnostic.file != self.filename or not 0 < diagnostic.line <= len(self.lines):
+            return diagnostic
+        return replace(diagnostic, source_line=self.lines[diagnostic.line - 1])
 
     def _instruction(self, item) -> Instruction:
         words = tuple(item.words)
