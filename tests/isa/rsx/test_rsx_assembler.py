@@ -15,7 +15,7 @@ from shaderkit.core.diagnostics import DiagnosticError
 from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import ProgramKind
 from shaderkit.isa.rsx.disassembler import disassemble
-from shaderkit.isa.rsx.instruction import VP_CODE_SLOTS
+from shaderkit.isa.rsx.limits import VP_CODE_SLOTS
 
 VP = "!!ARBvp1.0\nOPTION NV_vertex_program3;\n"
 FP = "!!ARBfp1.0\nOPTION NV_fragment_program2;\n"

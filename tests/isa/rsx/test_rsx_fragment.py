@@ -29,7 +29,8 @@ from shaderkit.isa.rsx.fragment import (
     fullscreen_inputs,
     run_fragment_program,
 )
-from shaderkit.isa.rsx.instruction import CONDITION_NAMES, decode_program, floats_to_words
+from shaderkit.isa.rsx.instruction import decode_program, floats_to_words
+from shaderkit.isa.rsx.limits import CONDITION_NAMES
 from shaderkit.isa.rsx.opcodes import FP, by_name
 from shaderkit.isa.rsx.textures import Texture
 from conftest import golden_dir

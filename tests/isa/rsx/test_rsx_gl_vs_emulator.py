@@ -39,7 +39,7 @@ from shaderkit.isa.rsx.container import FragmentProgramHeader, ProgramKind
 from shaderkit.isa.rsx.fragment import fragment_image, fullscreen_inputs, run_fragment_program
 from shaderkit.isa.rsx.gl import render_fragment_fullscreen, run_vertex_glsl
 from shaderkit.isa.rsx.glsl import decompile
-from shaderkit.isa.rsx.instruction import VP_CONSTANTS
+from shaderkit.isa.rsx.limits import VP_CONSTANTS
 from shaderkit.isa.rsx.textures import Texture
 from shaderkit.isa.rsx.vertex import run_vertex_program
 

@@ -25,14 +25,8 @@ from shaderkit.isa.rsx.container import FragmentProgramHeader, ProgramKind, read
 from shaderkit.isa.rsx.glsl import decompile
 from shaderkit.isa.rsx.glsl_shared import float_literal
 from shaderkit.isa.rsx.glsl_vertex import output_varyings
-from shaderkit.isa.rsx.instruction import (
-    CONDITION_NAMES,
-    FP_INPUT_NAMES,
-    PRECISION_NAMES,
-    Program,
-    decode_program,
-    floats_to_words,
-)
+from shaderkit.isa.rsx.instruction import FP_INPUT_NAMES, PRECISION_NAMES, Program, decode_program, floats_to_words
+from shaderkit.isa.rsx.limits import CONDITION_NAMES
 from shaderkit.isa.rsx.opcodes import FP, VP_SCALAR, VP_VECTOR, by_name
 from conftest import golden_dir
 

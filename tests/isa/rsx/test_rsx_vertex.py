@@ -19,7 +19,8 @@ from shaderkit.core.binfmt import read_words
 from shaderkit.core.diagnostics import InputError
 from shaderkit.isa.rsx import semantics
 from shaderkit.isa.rsx.container import ProgramKind, UCODE_BYTE_ORDER
-from shaderkit.isa.rsx.instruction import CONDITION_NAMES, Instruction, Program, decode_program
+from shaderkit.isa.rsx.instruction import Instruction, Program, decode_program
+from shaderkit.isa.rsx.limits import CONDITION_NAMES
 from shaderkit.isa.rsx.opcodes import VP_SCALAR, VP_VECTOR, by_name
 from shaderkit.isa.rsx.textures import Texture
 from shaderkit.isa.rsx.vertex import VertexMachine, run_vertex_program

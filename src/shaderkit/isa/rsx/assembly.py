@@ -43,7 +43,8 @@ from .container import ProgramKind
 from .description import FloatVector, literal_value, literal_words
 from .description_fragment import FRAGMENT
 from .description_vertex import VERTEX
-from .instruction import VP_CODE_SLOTS, Instruction, Program, words_to_floats
+from .instruction import Instruction, Program, words_to_floats
+from .limits import VP_CODE_SLOTS
 
 HEADERS = {"!!ARBvp1.0": ProgramKind.VERTEX, "!!VP2.0": ProgramKind.VERTEX,
            "!!ARBfp1.0": ProgramKind.FRAGMENT, "!!FP2.0": ProgramKind.FRAGMENT}

@@ -57,16 +57,8 @@ from . import halfs, semantics
 from .budget import RunBudget, as_budget
 from .semantics import FRAGMENT, SEMANTICS, condition_passes, mask_and, store
 from .container import ProgramKind
-from .instruction import (
-    FP_INPUT_NAMES,
-    FP_TEMPORARIES,
-    SCALE_FACTORS,
-    Condition,
-    FragmentView,
-    Instruction,
-    Program,
-    Source,
-)
+from .instruction import FP_INPUT_NAMES, SCALE_FACTORS, Condition, FragmentView, Instruction, Program, Source
+from .limits import FP_TEMPORARIES
 from .textures import Texture, sample_lanes
 
 F32 = np.float32

@@ -35,7 +35,7 @@ from shaderkit.core.diagnostics import InputError
 from .glsl_fragment import override_uniform
 from .glsl_vertex import output_varyings
 from .fragment import KILLED_SENTINEL
-from .instruction import VP_CONSTANTS, VP_OUTPUTS
+from .limits import VP_CONSTANTS, VP_OUTPUTS
 from .textures import Texture
 from .vertex import check_attributes
 

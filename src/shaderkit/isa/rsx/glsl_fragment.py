@@ -70,17 +70,9 @@ from .glsl_shared import (
     saturated,
     whole,
 )
-from .instruction import (
-    FP_INPUT_NAMES,
-    FP_TEMPORARIES,
-    SCALE_FACTORS,
-    Condition,
-    FragmentView,
-    Instruction,
-    Program,
-    Source,
-    words_to_floats,
-)
+from .instruction import (FP_INPUT_NAMES, SCALE_FACTORS, Condition, FragmentView, Instruction, Program, Source,
+                          words_to_floats)
+from .limits import FP_TEMPORARIES
 from .printer import FORM_A, Naming, render
 
 SAMPLER_RESOURCE = 2048  # TEXUNIT0; unit n is 2048 + n (spec 4.1)

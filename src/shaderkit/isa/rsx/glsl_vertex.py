@@ -64,18 +64,8 @@ from .glsl_shared import (
     saturated,
     whole,
 )
-from .instruction import (
-    VP_INPUTS,
-    VP_OUTPUTS,
-    check_vertex_opcodes,
-    VP_CONSTANTS,
-    VP_TEMPORARIES,
-    Condition,
-    Instruction,
-    Program,
-    Source,
-    VertexView,
-)
+from .instruction import check_vertex_opcodes, Condition, Instruction, Program, Source, VertexView
+from .limits import VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES
 from .printer import FORM_A, Naming, render
 
 CONSTANT_RESOURCE = 2178  # spec 4.1: a VP constant register c[resIndex]

@@ -54,7 +54,8 @@ from .container import (
     read_container,
     write_container,
 )
-from .instruction import VP_CONSTANTS, Program, decode_program
+from .instruction import Program, decode_program
+from .limits import VP_CONSTANTS
 
 CONTAINER_MAGIC = {CgProfile.SCE_VP_RSX: ProgramKind.VERTEX, CgProfile.SCE_FP_RSX: ProgramKind.FRAGMENT}
 TEXCOORD_RESOURCE = 3220  # res code of TEXCOORD0 (spec 4.1); TEXCOORDn = 3220 + n

@@ -21,8 +21,7 @@ from shaderkit.core.diagnostics import InputError
 
 from . import fields as layout
 from .container import ProgramKind
-from .limits import (CONDITION_NAMES, FP_TEMPORARIES, VP_CODE_SLOTS, VP_CONSTANTS, VP_INPUTS,  # noqa: F401 (re-exported)
-                     VP_OUTPUTS, VP_TEMPORARIES)
+from .limits import CONDITION_NAMES
 from .opcodes import FP, VP_SCALAR, VP_VECTOR, Opcode
 
 CONDITION_TRUE = 7

@@ -36,7 +36,8 @@ from .description_fragment import FRAGMENT
 from .description_fragment import HINT_FIELDS as FRAGMENT_HINT_FIELDS
 from .description_vertex import HINT_FIELDS as VERTEX_HINT_FIELDS
 from .description_vertex import VERTEX
-from .instruction import CONDITION_TRUE, FP_TEMPORARIES, Instruction, Program, Source
+from .instruction import CONDITION_TRUE, Instruction, Program, Source
+from .limits import FP_TEMPORARIES
 from .syntax import IDENTITY
 
 VP_FLOW_IMMEDIATE = {0x09: "BRA", 0x0B: "CAL", 0x11: "BRB", 0x12: "CLB"}

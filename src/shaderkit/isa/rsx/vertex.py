@@ -51,8 +51,8 @@ from . import semantics
 from .budget import RunBudget, as_budget
 from .container import ProgramKind
 from .fields import VP_NO_TEMP
-from .instruction import (VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES, Condition, Instruction, Program,
-                          Source, VertexView, check_vertex_opcodes)
+from .instruction import Condition, Instruction, Program, Source, VertexView, check_vertex_opcodes
+from .limits import VP_CONSTANTS, VP_INPUTS, VP_OUTPUTS, VP_TEMPORARIES
 from .semantics import SEMANTICS, VERTEX_SCALAR, VERTEX_VECTOR, condition_passes, mask_and, store
 from .textures import Texture, sample_lanes
 
