@@ -11,12 +11,12 @@ what is RSX about a whole program, as the driver's hooks:
 * ``;`` ends every statement but ``END``, which ends the program (required, except in a
   listing); the last instruction gets the end bit unless its ``#!`` hints set it;
 * declarations (``TEMP`` … ``PARAM``, :mod:`.assembly_declarations`), ``OPTION`` (ignored);
-* the declaring comments ``#const c[N] = x y z w``, ``#var type name : semantic : c[N], count :
-  paramno : referenced`` and ``#default name = x y z w …``, which give a fragment program's
-  ``c[N]`` reads their literal values (a uniform's: its default, else zero as cgcomp writes it);
+* the declaring comments ``#const``, ``#var`` and ``#default`` (:mod:`.assembly_comments`),
+  which give a fragment program's ``c[N]`` reads their literal values;
 * the macros of :mod:`.assembly_macros` through a scratch temp (the next R index after every
-  temp the program names), and the block keywords: ``IF``/``LOOP``/``REP`` open a block whose
-  ``ELSE``/``ENDIF``/``ENDLOOP``/``ENDREP`` give the opener its word offsets (carried fields);
+  temp the program names), and the block keywords (:mod:`.assembly_blocks`): ``IF``/``LOOP``/
+  ``REP`` open a block whose ``ELSE``/``ENDIF``/``ENDLOOP``/``ENDREP`` give the opener its
+  word offsets (carried fields);
 * ``#! field=value …`` hints (:mod:`.assembly_hints`) as field overrides, and ``#! trailing w w w
   w`` after ``END``, a slot of words after the program's end.
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from shaderkit.core.asm import Assembler
 from shaderkit.core.asm_hooks import CheckCall, DirectiveCall, FinishCall, MacroCall, PassState, substitute_aliases
@@ -36,11 +36,12 @@ from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
 from shaderkit.core.model import Description, ParseContext
 
 from . import assembly_declarations, syntax
+from .assembly_blocks import CLOSERS, OPENERS, Blocks
+from .assembly_comments import CONSTANT_READ, AnyConstant, DeclaringComments, Uniform  # noqa: F401 (Uniform: results)
 from .assembly_declarations import Declarations, Names, OperandCheck
 from .assembly_hints import LITERAL, is_native, read_hints
 from .assembly_macros import NATIVE_MISPLACED, expansion, macro_name, macro_spellings, native_applies
 from .container import ProgramKind
-from .description import FloatVector, literal_value, literal_words
 from .description_fragment import FRAGMENT
 from .description_vertex import VERTEX
 from .instruction import Instruction, Program, words_to_floats
@@ -49,30 +50,14 @@ from .limits import VP_CODE_SLOTS
 HEADERS = {"!!ARBvp1.0": ProgramKind.VERTEX, "!!VP2.0": ProgramKind.VERTEX,
            "!!ARBfp1.0": ProgramKind.FRAGMENT, "!!FP2.0": ProgramKind.FRAGMENT}
 DESCRIPTIONS = {ProgramKind.VERTEX: VERTEX, ProgramKind.FRAGMENT: FRAGMENT}
-OPENERS = {"IF": "IF", "IFE": "IF", "LOOP": "LOOP", "REP": "REP"}
-CLOSERS = {"ELSE": "IF", "ENDIF": "IF", "ENDLOOP": "LOOP", "ENDREP": "REP"}
 INSTRUCTION_WORDS = 4
 MAX_WORD_LENGTH = 1000  # no name or number of a real program comes near it
 ADDRESS_REGISTER_NAME = re.compile(r"A[01]")
 _SLOT_PREFIX = re.compile(r"(\s*)(\d+)(\s*:)")
-_CONSTANT_READ = re.compile(r"\bc\[(\d+)\]")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 # --- results -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Uniform:
-    """A ``#var`` line bound to constant registers ``c[index] .. c[index + count - 1]``."""
-
-    name: str
-    type: str
-    index: int
-    count: int
-    parameter_number: int | None
-    referenced: int | None
-    default: tuple[tuple[float, float, float, float], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -93,47 +78,6 @@ def assemble(source: str, filename: str = "<input>", kind: ProgramKind | None = 
     return _Assembly(source, filename, kind).run()
 
 
-# --- what one pass declares ----------------------------------------------------------------------
-
-
-@dataclass
-class _Declared:
-    """What the declaring comments of one pass gave, in line order."""
-
-    constants: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
-    uniforms: list[Uniform] = field(default_factory=list)
-    defaults: dict[str, list[int]] = field(default_factory=dict)
-    closed: set[str] = field(default_factory=set)  # end labels of the blocks that were closed
-
-
-@dataclass
-class _Block:
-    name: str  # IF, LOOP or REP
-    address: int
-    else_label: str
-    end_label: str
-    has_else: bool = False
-
-
-class _AnyConstant(Mapping[str, int]):
-    """The first pass's literal names: every ``c[N]`` reads (as zero), so an instruction takes
-    its literal slot before the declaring comment further down is known."""
-
-    def __getitem__(self, name: str) -> int:
-        if name in self:
-            return 0
-        raise KeyError(name)
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and _CONSTANT_READ.fullmatch(name) is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-
 # --- the assembly ------------------------------------------------------------------------------
 
 
@@ -146,7 +90,8 @@ class _Assembly:
         self.listing = False
         self.errors: list[Diagnostic] = []
         self.slot_numbers: dict[int, int] = {}  # line number → NNN written
-        self.declared = {False: _Declared(), True: _Declared()}  # by pass (final)
+        self.comments: DeclaringComments | None = None
+        self.blocks = Blocks(self._not_after_end)
         self.statement_words: set[str] = set()  # the names statements use
         self.scan = None
 
@@ -182,12 +127,12 @@ class _Assembly:
             raise DiagnosticError(self.errors)
         state = program.state
         instructions = [self._instruction(item) for item in program.instructions] or [self._empty()]
-        declared = self.declared[True]
-        uniforms = self._uniforms(declared)
-        constants = state.data["declarations"].constants if "declarations" in state.data else declared.constants
+        final = self.comments.final
+        constants = state.data["declarations"].constants if "declarations" in state.data else final.constants
         return AssembledProgram(Program(self.kind, tuple(instructions), tuple(state.data.get("trailing", ()))),
                                 {index: words_to_floats(bits) for index, bits in sorted(constants.items())},
-                                tuple(uniforms), self._literal_constants(program), tuple(program.warnings))
+                                tuple(self.comments.uniforms()), self._literal_constants(program),
+                                tuple(program.warnings))
 
     def _as_written(self, diagnostic: Diagnostic) -> Diagnostic:
         """``diagnostic`` quoting its line as written (the driver saw the header blanked and the
@@ -269,20 +214,21 @@ class _Assembly:
 
     def _assembler(self) -> Assembler:
         kind = self.kind
+        self.comments = DeclaringComments(kind)
         check = OperandCheck(self._check_source, self._check_destination)
         declare = assembly_declarations.directives(kind, check)
         directives = {keyword: self._declaration(handler) for keyword, handler in declare.items()}
         directives.update({"OPTION": self._option, "END": self._end,
-                           **{keyword: self._close for keyword in CLOSERS}})
+                           **{keyword: self.blocks.close for keyword in CLOSERS}})
         macros = {spelling: self._expand for spelling in macro_spellings(kind)}
         if self.fragment:
-            macros.update({name: self._open for name in OPENERS})
+            macros.update({name: self.blocks.open for name in OPENERS})
         return Assembler(self.description, comment_prefixes=("#",), statement_separator=";", terminated=("END",),
                          directives=directives,
-                         comment_directives={"#const": self._const, "#var": self._var, "#default": self._default},
+                         comment_directives=self.comments.handlers(),
                          override_directives={"trailing": self._trailing}, macros=macros,
                          override_marker="#!", read_overrides=self._hints, prescan=self._prescan,
-                         check=self._check, finish=self._finish, value_names=self._value_names,
+                         check=self._check, finish=self._finish, value_names=self.comments.value_names,
                          words_per_address=1 if self.fragment else INSTRUCTION_WORDS, max_word_length=MAX_WORD_LENGTH)
 
     def _prescan(self, statements) -> object:
@@ -294,30 +240,6 @@ class _Assembly:
         self.scan = assembly_declarations.prescan(self.kind)(statements)
         return self.scan
 
-    def _value_names(self, final: bool) -> Mapping[str, Mapping[str, int]]:
-        """FP: ``c[N]`` names the literal of each declared constant and uniform, and the loop
-        counts it holds (the first pass reads any ``c[N]``)."""
-        if not self.fragment:
-            return {}
-        if not final:
-            return {"literal": _AnyConstant(), "loop_counts": _AnyConstant(), "loop_count": _AnyConstant()}
-        declared = self.declared[False]
-        values: dict[int, tuple[int, ...]] = {}
-        for uniform in declared.uniforms:
-            rows = _default_rows(declared.defaults.get(uniform.name), uniform.count)
-            for row in range(uniform.count):
-                values[uniform.index + row] = rows[row] if rows else (0, 0, 0, 0)
-        values.update(declared.constants)
-        names: dict[str, dict[str, int]] = {"literal": {}, "loop_counts": {}, "loop_count": {}}
-        for index, bits in values.items():
-            name = f"c[{index}]"
-            names["literal"][name] = literal_value(bits)
-            counts = words_to_floats(tuple(bits))[:3]
-            if all(0 <= value <= 255 for value in counts):
-                names["loop_counts"][name] = sum(int(value) << (8 * lane) for lane, value in enumerate(counts))
-                names["loop_count"][name] = int(counts[0])
-        return names
-
     def _hints(self, text: str) -> Mapping[str, int]:
         if text.split()[:1] == ["trailing"]:
             raise SourceError("'#! trailing' stands on its own line", 1, len(text.rstrip()))
@@ -328,8 +250,8 @@ class _Assembly:
     def _declaration(self, handler):
         def declare(call: DirectiveCall) -> None:
             self._not_after_end(call)
-            if "declarations" not in call.data:
-                first = self.declared[False]
+            if "declarations" not in call.data:  # the first of the pass: the program's constants so far
+                first = self.comments.first
                 call.data["declarations"] = Declarations(Names(), dict(first.constants), tuple(first.uniforms))
             handler(call)
         return declare
@@ -358,100 +280,6 @@ class _Assembly:
         if any(value > 0xFFFFFFFF for value in values):
             raise SourceError("'#! trailing' words are 32-bit", *where)
         call.data.setdefault("trailing", []).extend(values)
-
-    def _const(self, call: DirectiveCall) -> None:
-        found = re.fullmatch(r"\s*c\s*\[\s*(\d+)\s*\]\s*=\s*(.*?)\s*", call.argument)
-        if found is None:
-            raise SourceError("expected c[N] = x y z w", 1, max(1, len(call.argument)))
-        items = list(re.finditer(r"[^\s,]+", found.group(2)))
-        if not 1 <= len(items) <= 4:
-            raise SourceError("expected 1 to 4 numbers", found.start(2) + 1, max(1, len(found.group(2))))
-        index = syntax.small_decimal(found.group(1).lstrip("0") or "0")
-        bits = tuple(_number_bits(item.group(), found.start(2) + item.start() + 1) for item in items)
-        bits += (0,) * (4 - len(items))
-        constants = self.declared[call.final].constants
-        if index is None or (index in constants and constants[index] != bits):
-            raise SourceError(f"c[{found.group(1)}] is declared twice with different values",
-                              -len("#const"), len(call.argument) + len("#const") + 1)
-        constants[index] = bits
-
-    def _var(self, call: DirectiveCall) -> None:
-        """``#var float4 name : semantic : c[N], count : paramno : referenced``."""
-        parts = call.argument.split(":")
-        head = parts[0].split()
-        whole = (-len("#var"), len(call.argument) + len("#var") + 1)
-        if len(head) < 2:
-            raise SourceError("#var needs a type and a name", *whole)
-        type_text, name = head[0], " ".join(head[1:])
-        resource = parts[2].strip() if len(parts) > 2 else ""
-        found = re.fullmatch(r"c\[(\d+)\](?:\s*,\s*(\d+))?", resource)
-        if found is None:
-            return  # varyings, samplers, unbound uniforms: informative only
-        index, count = syntax.small_decimal(found.group(1)), syntax.small_decimal(found.group(2) or "1")
-        limit = syntax.VP_CONSTANTS if not self.fragment else 1 << 16
-        if index is None or count is None or count < 1 or index + count > limit:
-            raise SourceError(f"#var {name}: c[{found.group(1)}], {found.group(2) or 1} is out of range", *whole)
-
-        def number(position: int) -> int | None:
-            text = parts[position].strip() if len(parts) > position else ""
-            value = re.fullmatch(r"(-?)(\d+)", text)
-            magnitude = syntax.small_decimal(value.group(2)) if value else None
-            return None if magnitude is None else -magnitude if value.group(1) else magnitude
-
-        self.declared[call.final].uniforms.append(Uniform(name, type_text, index, count, number(3), number(4)))
-
-    def _default(self, call: DirectiveCall) -> None:
-        name, equals, values = call.argument.partition("=")
-        whole = (-len("#default"), len(call.argument) + len("#default") + 1)
-        if not equals or not name.strip():
-            raise SourceError("#default is written '#default name = x y z w …'", *whole)
-        bits = [_number_bits(item.group(), len(name) + 2 + item.start()) for item in re.finditer(r"[^\s,]+", values)]
-        self.declared[call.final].defaults[name.strip()] = bits
-        if call.final:
-            uniform = next((uniform for uniform in self.declared[False].uniforms if uniform.name == name.strip()),
-                           None)
-            if uniform is None:
-                raise SourceError(f"#default for '{name.strip()}', which no #var declares", *whole)
-            if len(bits) != 4 * uniform.count:
-                raise SourceError(f"{uniform.name} needs {4 * uniform.count} default values", *whole)
-
-    # -- blocks --
-
-    def _open(self, call: MacroCall) -> None:
-        """IF / LOOP / REP: open a block; its closers place the labels of its offsets."""
-        name = OPENERS[call.name.upper()]
-        self._not_after_end(call)
-        block = _Block(name, call.address, call.unique_label("else"), call.unique_label("end"))
-        call.data.setdefault("blocks", []).append(block)
-        if call.final and block.end_label in self.declared[False].closed:
-            if name == "IF":
-                call.carry("else_offset", block.else_label)
-            call.carry("end_offset", block.end_label)
-        return None
-
-    def _close(self, call: DirectiveCall) -> None:
-        keyword = call.name.upper()
-        self._not_after_end(call)
-        if call.argument:
-            raise SourceError(f"{keyword} takes no operands", 1, len(call.argument))
-        wanted = CLOSERS[keyword]
-        stack = call.data.setdefault("blocks", [])
-        where = (-len(keyword), len(keyword))
-        if not stack or stack[-1].name != wanted:
-            opened = f" (the open block is {stack[-1].name})" if stack else ""
-            raise SourceError(f"{keyword} without a matching {wanted}{opened}", *where)
-        block = stack[-1]
-        if keyword == "ELSE":
-            if block.has_else:
-                raise SourceError("a second ELSE for one IF", *where)
-            block.has_else = True
-            call.define(block.else_label, call.address)
-            return
-        stack.pop()
-        if not block.has_else:
-            call.define(block.else_label, call.address)
-        call.define(block.end_label, call.address)
-        self.declared[call.final].closed.add(block.end_label)
 
     # -- macros --
 
@@ -503,11 +331,7 @@ class _Assembly:
             hints = _hint_text(statement.line.text)
             if hints is not None:
                 yield from self._check_hints(program, index, hints)
-        for block in data.get("blocks", ()):
-            opener = next((index for index, item in enumerate(program.instructions) if item.address == block.address),
-                          None)
-            if opener is not None:
-                yield program.diagnostic(opener, f"{block.name} is never closed (END{block.name})")
+        yield from self.blocks.unclosed(call)
         for name in program.definitions:
             if ADDRESS_REGISTER_NAME.fullmatch(name):
                 yield program.definition_diagnostic(name, "a label cannot be named like an address register")
@@ -543,7 +367,8 @@ class _Assembly:
     def _reads_literal(self, program, statement) -> bool:
         """Whether a statement's text, without its hints, reads a literal."""
         text = substitute_aliases(statement.text, program.state.aliases)[0]
-        context = ParseContext(program.symbols, value_names=self._value_names(True))
+        context = ParseContext(program.symbols)
+        context.value_names = self.comments.value_names(True)  # assigned: the constructor would copy it
         try:
             return self.description.parse(text, context).length > INSTRUCTION_WORDS
         except SourceError:
@@ -561,15 +386,6 @@ class _Assembly:
 
     # -- results --
 
-    def _uniforms(self, declared: _Declared) -> list[Uniform]:
-        uniforms = []
-        for uniform in declared.uniforms:
-            rows = _default_rows(declared.defaults.get(uniform.name), uniform.count)
-            if rows is not None:
-                uniform = replace(uniform, default=tuple(words_to_floats(row) for row in rows))
-            uniforms.append(uniform)
-        return uniforms
-
     def _literal_constants(self, program) -> dict[int, int]:
         """FP: the slot of each literal an instruction reads from a declared ``c[N]`` → N."""
         if not self.fragment:
@@ -579,7 +395,7 @@ class _Assembly:
             if len(item.words) == INSTRUCTION_WORDS:
                 continue
             text = substitute_aliases(statement.text, program.state.aliases)[0]
-            read = _CONSTANT_READ.search(text)
+            read = CONSTANT_READ.search(text)
             if read is not None:
                 found[item.address // INSTRUCTION_WORDS + 1] = int(read.group(1))
         return found
@@ -607,7 +423,7 @@ class _Assembly:
 def _probe_context(kind: ProgramKind) -> ParseContext:
     context = ParseContext()
     if kind is ProgramKind.FRAGMENT:  # assigned: the constructor would copy the mapping
-        context.value_names = {"literal": _AnyConstant()}
+        context.value_names = {"literal": AnyConstant()}
     return context
 
 
@@ -630,19 +446,6 @@ def _hint_text(line: str) -> str | None:
         return None
     text = line[position + 2:]
     return text.split("#", 1)[0]
-
-
-def _number_bits(item: str, column: int) -> int:
-    try:
-        return literal_words(FloatVector().parse("{" + item + "}", None))[0]
-    except SourceError as error:
-        raise SourceError(error.message, column, len(item)) from None
-
-
-def _default_rows(bits: list[int] | None, count: int) -> list[tuple[int, ...]] | None:
-    if bits is None or len(bits) != 4 * count:
-        return None
-    return [tuple(bits[row * 4:row * 4 + 4]) for row in range(count)]
 
 
 def _forced_mask(destination: str, kind: ProgramKind) -> tuple[bool, bool, bool, bool] | None:
