@@ -202,3 +202,28 @@ def test_a_case_may_add_a_trailing_literal_word():
     assert WIDE.decode(words[:2]).is_data  # the literal word is missing: truncated
     plain = WIDE.parse("vmov r1, r2")
     assert plain.length == 2 and WIDE.decode(list(WIDE.encode(plain)) + [7]).length == 2
+
+
+# --- a sub-table that reads more than it prints ---------------------------------------------
+
+SPELLED = Description(
+    "toy-spelled", word_bits=8, operand_separator=r"\s*,\s*",
+    fields={"op": field("7:4"), "reg": field("3:0")},
+    operands={"n": Operand("reg", Registers({n: (str(n),) for n in range(8)})),
+              "dst": SubTable((case("R{n}"),), title="register", blanks=True,
+                              read_only=(case("result", reg=0),),  # another name for R0
+                              refusals=((r"R\d+\.\w+", "a register takes no mask here"),))},
+    forms=[form("MOV {dst}", op=1)])
+
+
+def test_read_only_cases_read_but_never_print():
+    assert SPELLED.encode(SPELLED.parse("MOV result")) == SPELLED.encode(SPELLED.parse("MOV R0")) == (0x10,)
+    assert SPELLED.format(SPELLED.decode([0x10])) == "MOV R0"
+
+
+def test_blanks_count_for_nothing_and_refusals_say_why():
+    assert SPELLED.encode(SPELLED.parse("MOV R 3")) == (0x13,)
+    with pytest.raises(SourceError, match="a register takes no mask here"):
+        SPELLED.parse("MOV R3.x")
+    with pytest.raises(SourceError, match="'R9' is not a valid register"):
+        SPELLED.parse("MOV R9")

@@ -25,7 +25,7 @@ from functools import cached_property
 from ..diagnostics import SourceError
 from ..suggest import did_you_mean
 from .kinds import CodeAddress, OperandKind, ParseContext
-from .templates import Mismatch, Token, most_specific, parse_token
+from .templates import Mismatch, Token, most_specific, moved, parse_token
 
 __all__ = ["Binding", "Operand", "SubTable", "Case", "case", "Flags", "Reading"]
 
@@ -209,12 +209,26 @@ class SubTable(Binding):
     Several cases may share a spelling (more than one way the bits say the same thing): the
     first in table order is the one the text reads back as, so a decoded later case reports
     the fields where it differs from that one as lost.
+
+    Reading may accept more than printing writes: ``read_only`` cases are read after the
+    printed ones and never printed (another name for the same bits); with ``blanks`` the text
+    may hold blanks, which count for nothing; ``refusals`` are (regular expression, message)
+    pairs, a text matching one is refused with that message (a spelling the language knows and
+    forbids).
     """
 
     cases: tuple[Case, ...]
     title: str = ""
     order: str = "specific"
     stand_in: tuple[tuple[str, int], ...] = ()
+    read_only: tuple[Case, ...] = ()
+    blanks: bool = False
+    refusals: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def readable(self) -> tuple[Case, ...]:
+        """Every case the parser reads: the printed ones, then the read-only ones."""
+        return self.cases + self.read_only
 
     def __post_init__(self):
         if self.order not in ("specific", "first"):
@@ -222,7 +236,7 @@ class SubTable(Binding):
 
     def fields_set(self, description) -> tuple[str, ...]:
         names: dict[str, None] = {}
-        for row in self.cases:
+        for row in self.readable:
             names.update(dict.fromkeys(name for name, _ in row.fixed))
             for slot in row.token.slots:
                 names.update(dict.fromkeys(description.operands[slot.name].fields_set(description)))
@@ -267,9 +281,22 @@ class SubTable(Binding):
             reading.description.operands[slot.name].claim(reading)
 
     def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
+        written = re.sub(r"\s+", "", text) if self.blanks else text
+        for refused, message in self.refusals:
+            if re.fullmatch(refused, written, re.IGNORECASE):
+                raise SourceError(message, 1, max(1, len(text)))
+        try:
+            return self._read_cases(written, context, description)
+        except SourceError as error:
+            if written == text:
+                raise
+            # Columns count in the text without its blanks: point at all of it as written.
+            raise moved(error, 1, max(1, len(text))) from None
+
+    def _read_cases(self, text: str, context: ParseContext, description) -> dict[str, int]:
         shaped: list[SourceError] = []  # from cases with literal text, which the text has
         errors: list[SourceError] = []
-        for row in self.cases:
+        for row in self.readable:
             try:
                 fields = description.read_token(row.token, text, context)
             except SourceError as error:
@@ -278,7 +305,7 @@ class SubTable(Binding):
                 (shaped if has_shape else errors).append(error)
                 continue
             return {**fields, **dict(row.fixed)}
-        if len(self.cases) == 1:
+        if len(self.readable) == 1:
             only = (shaped + errors)[0]
             if isinstance(only, Mismatch) and self.title:
                 raise Mismatch(f"'{text}' is not a valid {self.title}", 1, max(1, len(text)))
@@ -289,8 +316,8 @@ class SubTable(Binding):
         if found is not None and not isinstance(found, Mismatch):
             raise found
         expected = ""
-        if not any(row.token.slots for row in self.cases):
-            expected = " (expected " + ", ".join(f"'{row.token.literal}'" for row in self.cases) + ")"
+        if not any(row.token.slots for row in self.readable):
+            expected = " (expected " + ", ".join(f"'{row.token.literal}'" for row in self.readable) + ")"
         hint = "" if expected else did_you_mean(text, self.names(description))
         raise Mismatch(f"'{text}' is not a valid {self.title or 'operand'}{expected}{hint}", 1, max(1, len(text)))
 
@@ -298,7 +325,7 @@ class SubTable(Binding):
         """What the cases read as whole words: their plain text, and the names of an operand a
         case starts with (register names): candidates for "did you mean"."""
         names: list[str] = []
-        for row in self.cases:
+        for row in self.readable:
             first = row.token.pieces[0] if row.token.pieces else None
             if not row.token.slots or isinstance(first, str):
                 names.append(first if row.token.slots else row.token.literal)  # the text before any operand
@@ -308,10 +335,12 @@ class SubTable(Binding):
         return [name for name in names if len(name) > 2]
 
     def pattern(self, description) -> str:
-        return "|".join(f"(?:{description.token_pattern(row.token)})" for row in self.cases)
+        spelled = [*(f"(?:{description.token_pattern(row.token)})" for row in self.readable),
+                   *(f"(?:{refused})" for refused, _ in self.refusals)]
+        return (r"\s*" if self.blanks else "") + "(?:" + "|".join(spelled) + ")"
 
     def spellings(self) -> tuple[str, ...]:
-        return tuple(row.token.literal for row in self.cases if row.token.literal.strip())
+        return tuple(row.token.literal for row in self.readable if row.token.literal.strip())
 
 
 @dataclass(frozen=True)

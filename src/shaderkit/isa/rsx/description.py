@@ -2,7 +2,7 @@
 
 This module owns the operand kinds the RSX text needs beyond core's (swizzles, write masks,
 float vectors, loop counts), the source operands with their SUB / ABS spellings, the tables
-that read spellings they never print (:class:`SpelledTable`), the way spelling-only copies of
+that read spellings they never print (:class:`~shaderkit.core.model.SubTable` (``read_only``)), the way spelling-only copies of
 forms are made, and the way the hints of the ``#!`` syntax are read off a decoded instruction; :mod:`.description_fragment` and :mod:`.description_vertex` declare the fields
 and forms (spec/rsx.md sections 2 and 3). Word order follows the model's convention for
 variable length: word 0 (D0 / OPDEST) is the least significant word, fields are written with
@@ -18,7 +18,7 @@ either implied by the form (what the assembler writes, as PSL1GHT cgcomp does) o
 
 The descriptions read every spelling of NV assembly text that the retired hand-written
 assembler read (its tables of names are in :mod:`.syntax`) and print one: the printed names come first in a register
-file's names, other spellings are later names, read-only cases of a :class:`SpelledTable` or
+file's names, other spellings are later names, read-only cases of a :class:`~shaderkit.core.model.SubTable` (``read_only``) or
 spelling-only forms. A source reads its sign and bars in any arrangement that substituting a
 declared name as text gives (:func:`fold_source`: ``--x``, ``|-x|``, ``|x|.y``), and chained
 swizzles compose (``R0.zw.x`` is ``R0.z``); FP reads a bare number as a literal and ``c[N]``
@@ -31,11 +31,9 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
 
 from shaderkit.core.diagnostics import SourceError
-
-from shaderkit.core.model import (Case, Description, Instruction, OperandKind, ParseContext, Registers, SubTable, case,
+from shaderkit.core.model import (Description, Instruction, OperandKind, ParseContext, Registers, SubTable, case,
                                   in_word)
 
 from . import syntax
@@ -296,48 +294,6 @@ class LoopCounts(OperandKind):
 
     def pattern(self) -> str:
         return rf"(?:\{{[^{{}}]*\}}|c\[\d+\]|{BARE_NUMBER}){SWIZZLES}"
-
-
-@dataclass(frozen=True)
-class SpelledTable(SubTable):
-    """A :class:`~shaderkit.core.model.SubTable` that also reads spellings it never prints.
-
-    ``read_only`` cases are read after the printed ones (``result.color`` for R0, ``C0`` for
-    ``C``): a decoded operand is printed as one of ``cases`` only, so printing stays as the
-    plain table's. With ``blanks`` the text may hold blanks, which count for nothing
-    (``R0 (GT.x)``: a condition after a blank). ``refusals`` are (regular expression, message)
-    pairs: a text they match is refused with that message (a spelling the grammar knows and
-    forbids, such as a write mask on a fixed-lane output)."""
-
-    read_only: tuple[Case, ...] = ()
-    blanks: bool = False
-    refusals: tuple[tuple[str, str], ...] = ()
-
-    @cached_property
-    def _reading(self) -> SubTable:
-        return SubTable(self.cases + self.read_only, self.title, self.order, self.stand_in)
-
-    def fields_set(self, description) -> tuple[str, ...]:
-        return self._reading.fields_set(description)
-
-    def read(self, text: str, context: ParseContext, description) -> dict[str, int]:
-        written = re.sub(r"\s+", "", text) if self.blanks else text
-        for refused, message in self.refusals:
-            if re.fullmatch(refused, written, re.IGNORECASE):
-                raise SourceError(message, 1, max(1, len(text)))
-        try:
-            return self._reading.read(written, context, description)
-        except SourceError as error:
-            if written == text:
-                raise
-            raise _over(error, text) from None
-
-    def pattern(self, description) -> str:
-        spelled = [self._reading.pattern(description), *(f"(?:{refused})" for refused, _ in self.refusals)]
-        return (r"\s*" if self.blanks else "") + "(?:" + "|".join(spelled) + ")"
-
-    def spellings(self) -> tuple[str, ...]:
-        return self._reading.spellings()
 
 
 def fold_source(text: str) -> str:

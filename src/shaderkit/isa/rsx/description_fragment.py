@@ -27,7 +27,7 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
 
 from . import syntax
 from .description import (CONDITION_NAMES, LITERAL_BITS, FloatVector, IndexedRegisters, LoopCounts, RegisterIndex,
-                          SpelledTable, Swizzle, WriteMask, bits_in, other_spellings, source_operands, top_level_plus,
+                          Swizzle, WriteMask, bits_in, other_spellings, source_operands, top_level_plus,
                           with_spellings)
 from .limits import FP_TEMPORARIES
 from .opcodes import FP
@@ -126,9 +126,9 @@ class TextureTarget(Registers):
 
 # A blank may come before a condition (``R0 (GT.x)``); KIL, IF, BRK and RET read theirs also in
 # parentheses (``KIL (GT.x)``).
-CONDITION = SpelledTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0),
+CONDITION = SubTable((case("", condition=7, cc_swizzle=0xE4, test_cc_register=0),
                           case("({test}{test_register}{cc_swizzle})")), title="condition", blanks=True)
-BARE_CONDITION = SpelledTable((case("{test}{test_register}{cc_swizzle}"),), title="condition such as GT.x or (NE1.xy)",
+BARE_CONDITION = SubTable((case("{test}{test_register}{cc_swizzle}"),), title="condition such as GT.x or (NE1.xy)",
                               blanks=True,
                               read_only=(case("({test}{test_register}{cc_swizzle})"),))
 
@@ -150,7 +150,7 @@ def _written_outputs() -> tuple:
 
 OPERANDS = {
     "precision": Operand("precision", Precision({0: "R", 1: "H", 2: "X"}), stand_in=0),
-    "cc": SpelledTable((case("", set_cc=0), case("C", set_cc=1, set_cc_register=0),
+    "cc": SubTable((case("", set_cc=0), case("C", set_cc=1, set_cc_register=0),
                         case("C1", set_cc=1, set_cc_register=1)), title="CC update",
                        read_only=(case("C0", set_cc=1, set_cc_register=0),)),
     "saturate": Operand("saturate", Choice({0: "", 1: "_SAT"})),
@@ -162,7 +162,7 @@ OPERANDS = {
     "cc_swizzle": Operand("cc_swizzle", Swizzle(x_in_high_bits=False)),
     "rindex": Operand("destination", RegisterIndex("R", FP_TEMPORARIES), stand_in=0),
     "hindex": Operand("destination", RegisterIndex("H", syntax.FP_HALF_REGISTERS)),
-    "dst": SpelledTable((case("RC{mask}{condition}", no_destination=1, destination_half=0),
+    "dst": SubTable((case("RC{mask}{condition}", no_destination=1, destination_half=0),
                          case("HC{mask}{condition}", no_destination=1, destination_half=1),
                          case("H{hindex}{mask}{condition}", no_destination=0, destination_half=1),
                          case("R{rindex}{mask}{condition}", no_destination=0, destination_half=0)),

@@ -28,7 +28,7 @@ from shaderkit.core.model import (Annotate, Choice, CodeAddress, Description, FE
                                   Operand, ParseContext, Registers, SubTable, case, field, form, split_operands)
 
 from . import syntax
-from .description import (CONDITION_NAMES, IndexedRegisters, RegisterIndex, SpelledTable, Swizzle, WriteMask, bits_in,
+from .description import (CONDITION_NAMES, IndexedRegisters, RegisterIndex, Swizzle, WriteMask, bits_in,
                           inline_constant, other_spellings, source_operands, with_spellings)
 from .limits import VP_CONSTANTS, VP_TEMPORARIES
 from .opcodes import VP_SCALAR, VP_VECTOR, by_name
@@ -100,7 +100,7 @@ def _register_table(number: int) -> SubTable:
     name = f"source{number}"
     swizzle = f"{{s{number}_swizzle}}"
     relative = "A{address_register}.{address_lane}"
-    return SpelledTable((case(f"R{{s{number}_index}}{swizzle}", **{f"{name}_type": 1}),
+    return SubTable((case(f"R{{s{number}_index}}{swizzle}", **{f"{name}_type": 1}),
                          case(f"{{input}}{swizzle}", **{f"{name}_type": 2, "index_input": 0}),
                          case(f"v[{relative}+{{input_number}}]{swizzle}", **{f"{name}_type": 2, "index_input": 1}),
                          case(f"c[{{constant}}]{swizzle}", **{f"{name}_type": 3, "index_constant": 0}),
@@ -126,14 +126,14 @@ CONDITION_CASES = (case("", condition_test=0), case("({test}{test_register}{cc_s
 
 
 OPERANDS = {
-    "cc": SpelledTable((case("", cc_update=0, cc_update_b=0), case("C", cc_update=1, cc_update_b=1, cc_register=0),
+    "cc": SubTable((case("", cc_update=0, cc_update_b=0), case("C", cc_update=1, cc_update_b=1, cc_register=0),
                         case("C1", cc_update=1, cc_update_b=1, cc_register=1)), title="CC update",
                        stand_in=(("cc_update", 1), ("cc_update_b", 1)),
                        read_only=(case("C0", cc_update=1, cc_update_b=1, cc_register=0),)),
     "saturate": Operand("saturate", Choice({0: "", 1: "_SAT"})),
     # A blank may come before the condition (``R0 (GT.x)``); RET's may be written bare (``RET GT.x``).
-    "condition": SpelledTable(CONDITION_CASES, title="condition", blanks=True),
-    "flow_condition": SpelledTable(CONDITION_CASES, title="condition", blanks=True,
+    "condition": SubTable(CONDITION_CASES, title="condition", blanks=True),
+    "flow_condition": SubTable(CONDITION_CASES, title="condition", blanks=True,
                                    read_only=(case("{test}{test_register}{cc_swizzle}", condition_test=1),)),
     "test": Operand("condition", Choice(dict(enumerate(CONDITION_NAMES)))),
     "test_register": Operand("cc_register", Choice({0: "", 1: "1"}), title="CC register"),
@@ -146,7 +146,7 @@ OPERANDS = {
     "adst": SubTable((case("A{atemp}{vmask}"),), title="address register (A0 or A1): only ARL writes one"),
     "stemp": Operand("scalar_temp", RegisterIndex("R", VP_TEMPORARIES), stand_in=0),
     # Read also: RC for CC, and result.clip[n] (a fixed lane, no mask written).
-    "vdst": SpelledTable((case("{output}{vmask}", vector_to_output=1), case("CC{vmask}", vector_to_output=0,
+    "vdst": SubTable((case("{output}{vmask}", vector_to_output=1), case("CC{vmask}", vector_to_output=0,
                                                                             vector_temp=0x3F),
                           case("R{vtemp}{vmask}", vector_to_output=0)), title="destination",
                          read_only=(case("RC{vmask}", vector_to_output=0, vector_temp=0x3F),
@@ -155,7 +155,7 @@ OPERANDS = {
     # A scalar result with no temp shows as CC when no output is named or the output field is
     # the vector unit's (vector_to_output); CC reads back as the first case, leaving the
     # output field to the vector destination or to the form (no output).
-    "sdst": SpelledTable((case("CC{smask}", scalar_temp=0x3F),
+    "sdst": SubTable((case("CC{smask}", scalar_temp=0x3F),
                           case("CC{smask}", scalar_temp=0x3F, output=0x1F),
                           case("{output}{smask}", scalar_temp=0x3F, vector_to_output=0),
                           case("R{stemp}{smask}")), title="destination",
