@@ -34,6 +34,7 @@ from shaderkit.core.asm import Assembler
 from shaderkit.core.asm_hooks import CheckCall, DirectiveCall, FinishCall, MacroCall, PassState, substitute_aliases
 from shaderkit.core.diagnostics import Diagnostic, DiagnosticError, SourceError
 from shaderkit.core.model import Description, ParseContext
+from shaderkit.core.model.templates import split_operands
 
 from . import assembly_declarations, syntax
 from .assembly_blocks import CLOSERS, OPENERS, Blocks
@@ -197,17 +198,18 @@ class _Assembly:
         text = " " * found.end() + text[found.end():]
         code_end = text.find("#")
         code = text if code_end < 0 else text[:code_end]
-        separators = [position for position in _top_level(code, ";")]
-        statements = len([piece for piece in re.split(r";", code) if piece.strip()])
-        if statements > 2 or (statements == 2 and self.fragment):
-            third = separators[0 if self.fragment else 1] + 1
+        # Each statement with its column, and the column of the ';' after it.
+        statements = [(piece, column, column + len(piece))
+                      for piece, column in split_operands(code, re.compile(";")) if piece.strip()]
+        if len(statements) > 2 or (len(statements) == 2 and self.fragment):
+            extra, column, _ = statements[1 if self.fragment else 2]
+            blank = len(extra) - len(extra.lstrip())
             self.errors.append(self.diagnostic(number, SourceError(
-                "one slot holds at most a vector and a scalar operation", third + 1,
-                max(1, len(code[third:].split(";")[0].strip())))))
+                "one slot holds at most a vector and a scalar operation", column + blank, len(extra.strip()))))
             return text
-        if statements == 2:
-            first = separators[0]
-            text = text[:first] + "+" + text[first + 1:]
+        if len(statements) == 2:
+            separator = statements[0][2] - 1  # 0-based position of the first ';'
+            text = text[:separator] + "+" + text[separator + 1:]
         return text
 
     # -- the driver and its hooks --
@@ -425,18 +427,6 @@ def _probe_context(kind: ProgramKind) -> ParseContext:
     if kind is ProgramKind.FRAGMENT:  # assigned: the constructor would copy the mapping
         context.value_names = {"literal": AnyConstant()}
     return context
-
-
-def _top_level(code: str, character: str) -> Iterator[int]:
-    """Positions of ``character`` in ``code`` outside brackets."""
-    depth = 0
-    for position, found in enumerate(code):
-        if found in "([{":
-            depth += 1
-        elif found in ")]}":
-            depth = max(0, depth - 1)
-        elif found == character and depth == 0:
-            yield position
 
 
 def _hint_text(line: str) -> str | None:
