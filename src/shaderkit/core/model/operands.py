@@ -235,12 +235,16 @@ class SubTable(Binding):
             raise ValueError(f"unknown case order {self.order!r}")
 
     def fields_set(self, description) -> tuple[str, ...]:
-        names: dict[str, None] = {}
-        for row in self.readable:
-            names.update(dict.fromkeys(name for name, _ in row.fixed))
-            for slot in row.token.slots:
-                names.update(dict.fromkeys(description.operands[slot.name].fields_set(description)))
-        return tuple(names)
+        # Asked for every instruction parsed: worked out once per description.
+        known = self.__dict__.setdefault("_fields_set", {})
+        if id(description) not in known:
+            names: dict[str, None] = {}
+            for row in self.readable:
+                names.update(dict.fromkeys(name for name, _ in row.fixed))
+                for slot in row.token.slots:
+                    names.update(dict.fromkeys(description.operands[slot.name].fields_set(description)))
+            known[id(description)] = tuple(names)
+        return known[id(description)]
 
     def chosen(self, reading: Reading) -> Case:
         rows = list(self.cases)
@@ -318,8 +322,8 @@ class SubTable(Binding):
         expected = ""
         if not any(row.token.slots for row in self.readable):
             expected = " (expected " + ", ".join(f"'{row.token.literal}'" for row in self.readable) + ")"
-        hint = "" if expected else did_you_mean(text, self.names(description))
-        raise Mismatch(f"'{text}' is not a valid {self.title or 'operand'}{expected}{hint}", 1, max(1, len(text)))
+        hint = None if expected else (lambda: did_you_mean(text, self.names(description)))
+        raise Mismatch(f"'{text}' is not a valid {self.title or 'operand'}{expected}", 1, max(1, len(text)), hint)
 
     def names(self, description) -> list[str]:
         """What the cases read as whole words: their plain text, and the names of an operand a

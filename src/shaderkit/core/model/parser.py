@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import cached_property
 
@@ -35,6 +35,19 @@ class StatementParser:
     def __init__(self):
         self._token_regexes: dict[Token, re.Pattern[str]] = {}
         self._max_prefixes = max((len(c.template.prefixes) for c in self._compiled), default=0)
+        # The one-operation forms by the first letter their mnemonic is written with ("" for a
+        # head that starts with a placeholder): a statement is matched against few heads.
+        self._by_initial: dict[str, list] = {}
+        for compiled in self._compiled:
+            if len(compiled.parts) == 1:
+                first = compiled.template.head.pieces[0] if compiled.template.head.pieces else None
+                initial = self._mnemonic_key(first[0]) if isinstance(first, str) and first else ""
+                self._by_initial.setdefault(initial, []).append(compiled)
+
+    def _heads_for(self, head: str) -> list:
+        """The one-operation forms whose mnemonic may read ``head``, in table order."""
+        found = self._by_initial.get(self._mnemonic_key(head[:1]), []) + self._by_initial.get("", [])
+        return sorted(found, key=self._compiled.index) if "" in self._by_initial else found
 
     # -- tokens -------------------------------------------------------------------------
 
@@ -66,7 +79,8 @@ class StatementParser:
             return self.operands[slot.name].read(text, context, self)
         match = self.token_regex(token).match(text)
         if match is None:
-            raise Mismatch(self._mismatch(token, text), 1, max(1, len(text)))
+            message, hint = self._mismatch(token, text)
+            raise Mismatch(message, 1, max(1, len(text)), hint)
         fields: dict[str, int] = {}
         for name, part in match.groupdict().items():
             try:
@@ -75,15 +89,19 @@ class StatementParser:
                 raise moved(error, match.start(name) + error.col) from None
         return fields
 
-    def _mismatch(self, token: Token, text: str) -> str:
-        """Why ``text`` does not read as ``token``: not a valid <what its first operand is>
-        when the token starts with one, else the token's spelling (placeholders as <title>)."""
+    def _mismatch(self, token: Token, text: str) -> tuple[str, Callable[[], str] | None]:
+        """Why ``text`` does not read as ``token`` — not a valid <what its first operand is>
+        when the token starts with one, else the token's spelling (placeholders as <title>) —
+        and what may be added to that: a "did you mean" from the operand's names."""
         first = token.pieces[0] if token.pieces else None
         if first is not None and not isinstance(first, str):
             operand = self.operands[first.name]
-            names = operand.names(self) if isinstance(operand, SubTable) else operand.spellings()
-            return f"'{text}' is not a valid {getattr(operand, 'title', '') or first.name}{did_you_mean(text, names)}"
-        return f"'{text}' does not read as '{self._spelled(token)}'"
+
+            def hint() -> str:
+                return did_you_mean(text, operand.names(self) if isinstance(operand, SubTable) else operand.spellings())
+
+            return f"'{text}' is not a valid {getattr(operand, 'title', '') or first.name}", hint
+        return f"'{text}' does not read as '{self._spelled(token)}'", None
 
     def _spelled(self, token: Token) -> str:
         """A token with its placeholders written as ``<title>`` (for messages)."""
@@ -115,8 +133,8 @@ class StatementParser:
             if len(cut) <= prefix_count:
                 break
             head = cut[prefix_count][0]
-            for compiled in self._compiled:
-                if len(compiled.parts) == 1 and len(compiled.template.prefixes) >= prefix_count:
+            for compiled in self._heads_for(head):
+                if len(compiled.template.prefixes) >= prefix_count:
                     match = self.token_regex(compiled.template.head).match(head)
                     if match:
                         candidates.append((compiled, match, cut, prefix_count))

@@ -91,12 +91,34 @@ class Token:
 class Mismatch(SourceError):
     """Text without the shape of what it was read as (a template's literal text, no case of a
     sub-table), as opposed to a value in it that is wrong: a parser trying alternatives reports
-    any other error before a mismatch, since that alternative is the one the text meant."""
+    any other error before a mismatch, since that alternative is the one the text meant.
+
+    ``hint`` computes what the message adds (a "did you mean"), once, when the message is read:
+    most mismatches are alternatives tried and dropped, and never read."""
+
+    def __init__(self, message: str, col: int = 1, length: int = 1, hint: Callable[[], str] | None = None):
+        self._hint = None
+        super().__init__(message, col, length)
+        self._hint = hint
+
+    @property
+    def message(self) -> str:
+        if self._hint is not None:
+            self._message, self._hint = self._message + self._hint(), None
+        return self._message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self._message = value
 
 
 def moved(error: SourceError, column: int, length: int | None = None) -> SourceError:
-    """``error`` at another column (and length), of the same class."""
-    return type(error)(error.message, column, error.length if length is None else length)
+    """``error`` at another column (and length), of the same class (a mismatch's hint still
+    unread)."""
+    length = error.length if length is None else length
+    if isinstance(error, Mismatch):
+        return Mismatch(error._message, column, length, error._hint)
+    return type(error)(error.message, column, length)
 
 
 def most_specific(errors: Sequence[SourceError]) -> SourceError:
