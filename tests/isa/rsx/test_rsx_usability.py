@@ -191,7 +191,7 @@ COUNTS = [
     (VP + "ADD R0 R1 R2;\nEND\n", (3, 8, "expected ',' between operands, found 'R1' ('ADD' takes 3 operands (ADD destination source source))")),
     (FP + "LRPR R0, R1, R2;\nEND\n", (3, 1, "'LRP' takes 4 operands (LRP destination source source source), got 3")),
     (FP + "TEXR R0, f[TEX0], texture[0], 2D, R1;\nEND\n",
-     (3, 35, "'TEX' takes 4 operands (TEX destination source texture[unit] target), got 5")),
+     (3, 35, "'TEX' takes 4 operands (TEX destination source texture unit target), got 5")),
     (FP + "KIL GT.x, LT.y;\nEND\n", (3, 11, "'KIL' takes 0 to 1 operands (KIL condition such as GT.x or (NE1.xy)), got 2")),
     (FP + "NOP R0;\nEND\n", (3, 5, "'NOP' takes no operands, got 1")),
     (FP + "IF;\nENDIF;\nEND\n", (3, 1, "'IF' takes 1 operand (IF condition such as GT.x or (NE1.xy)), got 0")),

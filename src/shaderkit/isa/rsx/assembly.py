@@ -48,8 +48,11 @@ from .description_vertex import VERTEX
 from .instruction import Instruction, Program, words_to_floats
 from .limits import VP_CODE_SLOTS
 
-HEADERS = {"!!ARBvp1.0": ProgramKind.VERTEX, "!!VP2.0": ProgramKind.VERTEX,
-           "!!ARBfp1.0": ProgramKind.FRAGMENT, "!!FP2.0": ProgramKind.FRAGMENT}
+# ARB and NV program headers; the NV 1.x ones (NV_vertex_program, NV_fragment_program) name
+# the same registers and instructions this syntax reads.
+HEADERS = {"!!ARBvp1.0": ProgramKind.VERTEX, "!!VP2.0": ProgramKind.VERTEX, "!!VP1.0": ProgramKind.VERTEX,
+           "!!VP1.1": ProgramKind.VERTEX, "!!ARBfp1.0": ProgramKind.FRAGMENT, "!!FP2.0": ProgramKind.FRAGMENT,
+           "!!FP1.0": ProgramKind.FRAGMENT}
 DESCRIPTIONS = {ProgramKind.VERTEX: VERTEX, ProgramKind.FRAGMENT: FRAGMENT}
 INSTRUCTION_WORDS = 4
 MAX_WORD_LENGTH = 1000  # no name or number of a real program comes near it
@@ -116,7 +119,7 @@ class _Assembly:
         lines = self._header(list(self.lines))
         if self.kind is None:
             raise DiagnosticError(self.errors)
-        lines = [self._slot_line(number, text) for number, text in enumerate(lines, start=1)]
+        lines = _continued([self._slot_line(number, text) for number, text in enumerate(lines, start=1)])
         assembler = self._assembler()
         try:
             program = assembler.assemble("\n".join(lines), self.filename)
@@ -166,7 +169,7 @@ class _Assembly:
             self.kind = HEADERS.get(header)
             if self.kind is None:
                 self.errors.append(self.diagnostic(number, SourceError(
-                    f"unknown program header '{header}' (expected !!ARBvp1.0, !!VP2.0, !!ARBfp1.0 or !!FP2.0)",
+                    f"unknown program header '{header}' (expected {', '.join(HEADERS)})",
                     column, len(header))))
                 self.kind = self.requested
             elif self.requested is not None and self.kind is not self.requested:
@@ -427,6 +430,33 @@ def _probe_context(kind: ProgramKind) -> ParseContext:
     if kind is ProgramKind.FRAGMENT:  # assigned: the constructor would copy the mapping
         context.value_names = {"literal": AnyConstant()}
     return context
+
+
+def _continued(lines: list[str]) -> list[str]:
+    """``lines`` with a statement whose braces stay open at the end of its line (a ``PARAM``
+    array as cgc prints it, one row per line) joined onto that line; the lines it took stay, blank,
+    so line numbers hold."""
+    joined = list(lines)
+    number = 0
+    while number < len(joined):
+        code, comment = _code_and_comment(joined[number])
+        depth = code.count("{") - code.count("}")
+        following = number + 1
+        while depth > 0 and following < len(joined):
+            more, _ = _code_and_comment(joined[following])
+            code = code.rstrip() + " " + more.strip()
+            depth += more.count("{") - more.count("}")
+            joined[following] = ""
+            following += 1
+        if following > number + 1:
+            joined[number] = code + comment
+        number = following
+    return joined
+
+
+def _code_and_comment(line: str) -> tuple[str, str]:
+    position = line.find("#")
+    return (line, "") if position < 0 else (line[:position], line[position:])
 
 
 def _hint_text(line: str) -> str | None:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from shaderkit.core.asm_hooks import DirectiveCall, DirectiveHandler
 from shaderkit.core.diagnostics import SourceError
+from shaderkit.core.model.templates import split_operands
 
 from . import syntax
 from .container import ProgramKind
@@ -196,6 +197,8 @@ class _Declaration:
         position = _skip_blanks(text, name.end())
         if text.startswith("[", position):  # PARAM c[4] = {...}: cgc's constant bank, carried by #const/#var
             self.names.valueless.add(name.group())
+            if keyword == "PARAM" and name.group() == "c" and self.kind is ProgramKind.VERTEX:
+                self._constant_bank(text[position:])
             return
         if not text.startswith("=", position):
             raise _expected("'=' after the name", text, position)
@@ -238,6 +241,29 @@ class _Declaration:
                 return
             text = f"{literal.group(1)}c[{self._vertex_constant(name, bits)}]"
         self.alias(name, text)
+
+    def _constant_bank(self, text: str) -> None:
+        """``[N] = { program.local[0..7], { 0, 1 } }`` as cgc declares the constant bank: each
+        element takes the next c[] indices (a range as many as it names), and an element with a
+        value gives its c[] that value unless a ``#const`` gives it one (cgc writes both)."""
+        found = re.fullmatch(r"\[[^\]]*\]\s*=\s*\{(.*)\}\s*", text, re.DOTALL)
+        if found is None:
+            return
+        index = 0
+        for element, _ in split_operands(found.group(1), re.compile(r"\s*,\s*")):
+            element = element.strip()
+            if element.startswith("{") or re.fullmatch(r"-?[0-9.][0-9a-fA-FxX.eE+-]*", element):
+                try:
+                    bits = literal_words(FloatVector().parse(element if element.startswith("{") else
+                                                            "{" + element + "}", None))
+                except SourceError:
+                    bits = None
+                if bits is not None and index < syntax.VP_CONSTANTS:
+                    self.declared.constants.setdefault(index, bits)
+                index += 1
+                continue
+            span = re.search(r"\[(\d+)\.\.(\d+)\]", element)
+            index += int(span.group(2)) - int(span.group(1)) + 1 if span and len(span.group(2)) < 6 else 1
 
     def _register(self, name: str, column: int, file: str) -> None:
         hardware = hardware_register(name, column, self.kind)

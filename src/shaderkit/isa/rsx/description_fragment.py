@@ -171,6 +171,8 @@ OPERANDS = {
     "input": Operand("input", IndexedRegisters(INPUT_NAMES, "f", 16), title="input attribute"),
     "literal": Operand("literal", FloatVector(), title="literal slot"),
     "unit": Operand("texture_unit", Registers({n: (str(n),) for n in range(16)})),
+    # cgc and the RPCS3-style listing name the unit TEX0 … TEX15.
+    "texture": SubTable((case("texture[{unit}]"),), title="texture unit", read_only=(case("TEX{unit}"),)),
     "target": Operand("perspective", TextureTarget({0: ("2D", "1D", "3D", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT"),
                                                      1: ("CUBE",)})),
     "loop_counts": Operand("loop_counts", LoopCounts()),
@@ -244,7 +246,7 @@ def _arithmetic_forms(opcode) -> list:
     for slots in slot_sets:
         template = ", ".join([head, *(f"{{s{slot}}}" for slot in slots)])
         if opcode.texture:
-            template += ", texture[{unit}], {target}"
+            template += ", {texture}, {target}"
         implied = _implied(opcode.value, slots, opcode.texture, destination=True)
         if precision == "":
             implied["precision"] = 0
