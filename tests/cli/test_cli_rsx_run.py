@@ -281,3 +281,21 @@ def test_an_unset_uniform_is_reported_as_a_warning_line(tmp_path):
     warning = [line for line in result.stderr.splitlines() if "'scale'" in line]
     assert warning == [f"{vertex}: warning: uniform 'scale' is never given a value, so it reads 0 "
                        "(set it with --const scale=x,y,z,w, or give it a #default line)"]
+
+
+@pytest.mark.parametrize("fmt", ["raw", "fpo"])
+def test_a_colour_written_to_h0_is_the_picture_in_bare_ucode_and_in_a_container(tmp_path, fmt):
+    """MOV o[COLH], f[COL0]: the container says output_from_h0, and bare ucode has the colour
+    register read off the program, so both show COL0 (it used to be R0's packed halves)."""
+    source = tmp_path / "h0.fp"
+    source.write_text("!!ARBfp1.0\nMOVH o[COLH], f[COL0];\nEND\n")
+    program = tmp_path / f"h0.{'bin' if fmt == 'raw' else fmt}"
+    assert invoke("asm", "-m", "rsx", source, "-f", fmt, "-o", program).exit_code == 0
+    out = tmp_path / "out.npy"
+    result = invoke("run", "-m", "rsx-fp", program, "--fullscreen", "4x4", "--input", "COL0=0.25,0.5,0.75,1",
+                    "-o", out)
+    assert result.exit_code == 0, result.output
+    np.testing.assert_array_equal(np.load(out)[1, 2], np.float32([0.25, 0.5, 0.75, 1.0]))
+    listing = invoke("disasm", "-m", "rsx-fp", program).stdout
+    if fmt == "fpo":
+        assert "output_from_h0=1" in listing

@@ -35,10 +35,12 @@ from test_rsx_glsl import (
     vp_program,
 )
 
+from shaderkit.isa.rsx.assembly import assemble
 from shaderkit.isa.rsx.container import FragmentProgramHeader, ProgramKind
 from shaderkit.isa.rsx.fragment import fragment_image, fullscreen_inputs, run_fragment_program
 from shaderkit.isa.rsx.gl import render_fragment_fullscreen, run_vertex_glsl
 from shaderkit.isa.rsx.glsl import decompile
+from shaderkit.isa.rsx.image import colour_in_h0, computed_header
 from shaderkit.isa.rsx.limits import VP_CONSTANTS
 from shaderkit.isa.rsx.textures import Texture
 from shaderkit.isa.rsx.vertex import run_vertex_program
@@ -71,7 +73,8 @@ def assert_agree(gl: np.ndarray, emulated: np.ndarray, name: str) -> None:
 
 def compare_fragment(program, parameters=None, header=None, units=None, name="") -> np.ndarray:
     units = units or {}
-    output_from_h0 = bool(header is not None and header.output_from_h0)
+    # Bare ucode (no header) takes its colour register from the program, as the CLI does.
+    output_from_h0 = bool(header.output_from_h0) if header is not None else colour_in_h0(program)
     glsl = decompile(program, parameters, header=header, fullscreen=True)
     gl = render_fragment_fullscreen(glsl, SIZE, SIZE, textures=units)
     result = run_fragment_program(program, fullscreen_inputs(SIZE, SIZE), grid=(SIZE, SIZE),
@@ -126,6 +129,21 @@ def test_colour_from_h0_sharing_storage_with_r0():
     storage = np.float32([np.float16(0.8), np.float16(0.4)]).view(np.uint32)
     halves = np.stack([storage & 0xFFFF, storage >> 16], axis=1).reshape(4).astype(np.uint16)
     np.testing.assert_array_equal(image[7, 9], halves.view(np.float16).astype(np.float32))
+
+
+@pytest.mark.parametrize("destination, from_h0", [("o[COLH]", True), ("H0", True), ("o[COLR]", False), ("R0", False)])
+def test_bare_ucode_takes_its_colour_register_from_the_program(destination, from_h0):
+    """A program that writes its colour to H0 (o[COLH]) and never to R0 is read from H0 by the
+    emulator and the decompiler alike, with no container to say so; its container says so too."""
+    assembled = assemble(f"!!ARBfp1.0\nMOVH {destination}, {{0.25, 0.5, 0.75, 1}};\nEND\n")
+    program = assembled.program
+    assert colour_in_h0(program) is from_h0
+    assert computed_header(program).output_from_h0 == int(from_h0)
+    image = compare_fragment(program, name=f"colour in {destination}")
+    np.testing.assert_array_equal(image[2, 5], np.float32([0.25, 0.5, 0.75, 1.0]))
+    if from_h0:  # read from R0 instead, the packed halves are no colour (the failure the issue saw)
+        wrong = run_fragment_program(program, fullscreen_inputs(SIZE, SIZE), grid=(SIZE, SIZE), output_from_h0=False)
+        assert not np.array_equal(fragment_image(wrong, SIZE, SIZE)[2, 5], image[2, 5])
 
 
 def test_h_write_read_as_r_round_trips_through_fp16():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import struct
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -581,11 +582,14 @@ def test_indexed_inputs_read_through_the_loop_counter():
     assert all(f"in vec4 tc{n};" in text for n in range(10))
 
 
-def test_colour_from_h0_when_the_header_says_so():
+def test_colour_from_h0_when_the_header_says_so_or_bare_ucode_writes_it_there():
     header = FragmentProgramHeader(4, 0, 0, 0, 0xFFFF, 0, 2, output_from_h0=1, depth_replace=0, pixel_kill=0)
     text = decompile(FRAGMENT_PROGRAMS["h0_colour"](), header=header)
     assert "fragColor = h0;" in text
-    assert "fragColor = r0;" in decompile(FRAGMENT_PROGRAMS["h0_colour"]())
+    # A header saying R0 is obeyed; bare ucode that writes H0 and never R0 takes H0.
+    assert "fragColor = r0;" in decompile(FRAGMENT_PROGRAMS["h0_colour"](), header=replace(header, output_from_h0=0))
+    assert "fragColor = h0;" in decompile(FRAGMENT_PROGRAMS["h0_colour"]())
+    assert "fragColor = r0;" in golden("fp_arith_const")
 
 
 def test_depth_output_for_bare_ucode():

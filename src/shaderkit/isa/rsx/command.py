@@ -145,9 +145,8 @@ def _run_fragment(processor, program, output, options, load) -> str:
     width, height = parse_size(options["fullscreen"], "--fullscreen") if options["fullscreen"] else DEFAULT_FULLSCREEN
     image = load(program)
     textures = parse_textures(options["texture"], options["filter"], options["wrap"])
-    header = image.header
     rgba, killed = run_fullscreen(image.program, width, height, parse_inputs(options["input"]), textures=textures,
-                                  output_from_h0=bool(header is not None and header.output_from_h0),
+                                  output_from_h0=image.colour_from_h0,
                                   budget=_budget(options, {ProgramKind.FRAGMENT: program}))
     if output.lower().endswith(".npy"):
         save_array(output, rgba)
@@ -232,7 +231,7 @@ def _run_pipeline(processor, output, options, warn) -> str:
         fill_vertex_constants(memory, vertex, settings, time)
         return draw(vertex.program, fragment_with_values(fragment, settings, time), mesh,
                     width=width, height=height, constants=memory, textures=textures,
-                    output_from_h0=bool(header is not None and header.output_from_h0),
+                    output_from_h0=fragment.colour_from_h0,
                     depth_replace=bool(header is not None and header.depth_replace),
                     budget=_budget(options, {ProgramKind.VERTEX: vertex_source, ProgramKind.FRAGMENT: options["fp"]},
                                    frame_number if movie else None))

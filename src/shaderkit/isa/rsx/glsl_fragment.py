@@ -35,7 +35,8 @@ precision clamp of code 1 rounds to fp16 like the H operation precision; an inde
 f[TEX(loop counter + displacement)], 0 outside TEX0..TEX9; CAL is refused (unused by Cg, encoding
 unknown). Depth is exported (``gl_FragDepth = r1.z``) when the container header says so or, for
 bare ucode, when the program writes R1.z and never reads R1 (a compiler writes a value it never
-reads only because it is an output); the colour comes from H0 only when the header says so. The
+reads only because it is an output); the colour comes from H0 when the header says so or, for bare
+ucode, when the program writes H0 and never R0 (:func:`.image.colour_in_h0`). The
 MRT colours (R2..R4) are not exported: how many render targets exist is host state.
 
 GLSL compilers do not promise the sign of a zero (Mesa folds ``0.0 + x`` to ``x``), nor keep
@@ -51,6 +52,7 @@ from shaderkit.core.diagnostics import InputError
 
 from .container import CgParameter, FragmentProgramHeader
 from .glsl_operations import translate
+from .image import colour_in_h0
 from .glsl_shared import (
     ALL_LANES,
     Computation,
@@ -175,7 +177,8 @@ class _FragmentDecompiler:
         self.fullscreen = fullscreen
         self.helpers = Helpers()
         self._check_opcodes()
-        self.output_from_h0 = bool(header and header.output_from_h0)
+        # Bare ucode has no header: the colour register is read off the program.
+        self.output_from_h0 = bool(header.output_from_h0) if header is not None else colour_in_h0(program)
         self.samplers = {parameter.resource - SAMPLER_RESOURCE: identifier(parameter.name, "u_")
                          for parameter in parameters
                          if SAMPLER_RESOURCE <= parameter.resource < SAMPLER_RESOURCE + 16}

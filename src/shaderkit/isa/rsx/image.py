@@ -89,6 +89,14 @@ class RsxImage:
         return self.program.words()
 
     @property
+    def colour_from_h0(self) -> bool:
+        """Whether the fragment colour is read from H0 (fp16): what the sub-header says, or for
+        bare ucode, which has none, what the program writes (:func:`colour_in_h0`)."""
+        if self.header is not None:
+            return bool(getattr(self.header, "output_from_h0", 0))
+        return self.kind is ProgramKind.FRAGMENT and colour_in_h0(self.program)
+
+    @property
     def byte_order(self) -> str:
         """How the words are stored in RSX memory (a core.binfmt byte order)."""
         return UCODE_BYTE_ORDER[self.kind]
@@ -191,8 +199,22 @@ def fragment_header(program: Program, parameters: tuple[CgParameter, ...] | None
     return FragmentProgramHeader(
         instruction_count=program.slot_count, attribute_input_mask=inputs, partial_tex_type=0,
         tex_coords_input_mask=texcoords, tex_coords_2d=_texcoords_2d(parameters), tex_coords_centroid=0,
-        register_count=max(2, registers), output_from_h0=0, depth_replace=0,
+        register_count=max(2, registers), output_from_h0=int(colour_in_h0(program)), depth_replace=0,
         pixel_kill=int(kills))
+
+
+def colour_in_h0(program: Program) -> bool:
+    """Whether a fragment program writes its colour as fp16, to H0 (``o[COLH]``), and never as
+    fp32 to R0: the FP control register's output select, which a container records as
+    ``output_from_h0`` and bare ucode leaves to be read off the program."""
+    writes_h0 = writes_r0 = False
+    for instruction in program.instructions:
+        view = instruction.view
+        if view.opcode is None or view.opcode.flow or view.no_destination or view.destination != 0:
+            continue
+        writes_h0 |= bool(view.destination_half)
+        writes_r0 |= not view.destination_half
+    return writes_h0 and not writes_r0
 
 
 def computed_header(program: Program, parameters: tuple[CgParameter, ...] | None = None
