@@ -49,10 +49,13 @@ def print_warnings(warnings) -> None:
 
 
 def load_program(processor, path: str, input_format: str | None):
-    """Assemble a source file, or read a binary image in any container format."""
+    """Assemble a source file, or read a binary image in any container format. Without ``-f``,
+    a file is source when its name says so or when it is text that reads as no word format
+    (an upstream ``prog.txt`` of assembly is source, a ``.txt`` hex dump is words)."""
     data = read_input(path)
     suffixes = getattr(processor, "source_suffixes", SOURCE_SUFFIXES)
-    is_source = input_format == "source" or (input_format is None and path.lower().endswith(suffixes))
+    is_source = input_format == "source" or (input_format is None and (path.lower().endswith(suffixes)
+                                                                      or _is_source_text(processor, data)))
     if is_source:
         try:
             text = data.decode("utf-8")
@@ -63,6 +66,19 @@ def load_program(processor, path: str, input_format: str | None):
         print_warnings(assembled.program.warnings if warnings is None else warnings)
         return assembled.image
     return read_image(processor, data, path, input_format, None)
+
+
+def _is_source_text(processor, data: bytes) -> bool:
+    """Text that no word format reads (with the ISA's word size): assembly source."""
+    if not binfmt.looks_like_text(data):
+        return False
+    for fmt in binfmt.TEXT_FORMATS:
+        try:
+            binfmt.read_words(data, fmt, word_bits=processor.word_bits)
+            return False
+        except InputError:
+            pass
+    return True
 
 
 def _containers(processor) -> dict:

@@ -30,6 +30,7 @@ from shaderkit.core.diagnostics import InputError
 
 FORMATS = ("raw", "hex", "readmemh", "ihex", "c")
 BYTE_ORDER_FORMATS = ("raw", "ihex")  # the formats that hold bytes, not words
+TEXT_FORMATS = ("hex", "readmemh", "ihex", "c")  # the formats written as text
 WORD_BITS = (8, 16, 32, 64, 128)
 # Address directives and Intel HEX offsets could otherwise ask for gigabytes.
 MAX_IMAGE_WORDS = 1 << 24
