@@ -24,6 +24,7 @@ Assembly choices (README has the user's view):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -33,10 +34,14 @@ from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, foreign_words, jump_labels, listing, plausibility_warnings
 from ...core.model import Instruction, split_operands, split_statement
 from . import image as images
-from .registers import (DATA_ROWS, ENTRY_LABEL_PREFIX, ENTRY_TABLE_SIZE, RAM_BIT, ROUTINES,
+from .registers import (DATA_ROWS, ENTRY_LABEL_PREFIX, ENTRY_TABLE_SIZE, RAM_BIT, RAM_WORDS, ROUTINES,
                         UPSTREAM_ENTRY_ADDRESSES, USER_CODE_START)
 from .microcode import UNUSED_ROM_WORD
 from .spec import DATA_ADDRESSES, description
+
+
+NO_ENTRY_TABLE = ".no_entry_table"
+_BARE_IMAGE = re.compile(r"^[ \t]*\.no_entry_table\b", re.MULTILINE | re.IGNORECASE)
 
 
 @dataclass
@@ -44,7 +49,7 @@ class TheiaProgram:
     """An assembled user program: entry table and code, and the RAM image they make."""
 
     program: Program
-    entries: dict[str, int]
+    entries: dict[str, int] | None  # None: a bare image (``.no_entry_table``)
     image: list[int]
 
     @property
@@ -61,15 +66,24 @@ class Theia(DescribedIsa):
     def __init__(self, complete_isa: bool = False):
         self.complete_isa = complete_isa
         self.description = description()
-        self.assembler = Assembler(self.description, comment_prefixes=("//", ";"))
+        # ``.no_entry_table`` (ours, written by the disassembler for an image without a table):
+        # the code starts at 0x8000 and the image is the code alone.
+        self.assembler = Assembler(self.description, comment_prefixes=("//", ";"),
+                                   directives={NO_ENTRY_TABLE: lambda call: None})
 
     # -- the generic face -----------------------------------------------------------------
 
     def assemble(self, source: str, filename: str = "<input>", reader=None, origin: int = USER_CODE_START) -> TheiaProgram:
-        """Assemble a user program placed after the entry table (``origin`` 0x800B)."""
+        """Assemble a user program placed after the entry table (``origin`` 0x800B), or from
+        0x8000 with no table when the source says ``.no_entry_table``."""
         kwargs = {"reader": reader} if reader else {}
-        program = self.assembler.assemble(source, filename, origin=origin, **kwargs)
+        bare = _BARE_IMAGE.search(source) is not None
+        program = self.assembler.assemble(source, filename, origin=RAM_BIT if bare else origin, **kwargs)
         self._warn_about_upstream_quirks(program)
+        if bare:
+            if len(program.words) > RAM_WORDS:
+                raise program.error_at(len(program.instructions) - 1, "program too long for the instruction RAM")
+            return TheiaProgram(program, None, list(program.words))
         entries = self._entries(program)
         try:
             image = images.build_image(entries, program.words)
@@ -133,7 +147,7 @@ class Theia(DescribedIsa):
         header = []
         named = {}
         if entries is None:
-            header.append("// no entry table: code listed from 0x8000")
+            header.append(f"{NO_ENTRY_TABLE}  // the image has no entry table: its code starts at 0x8000")
         else:
             starts = {instruction.address for instruction in instructions}
             for routine in ROUTINES:
