@@ -42,6 +42,7 @@ USER_SLOTS = 19  # slots 0–18; slot 19 is not writable
 FLASHER_SLOTS = 18  # the standard flasher pads slot 18 with NOP
 SLOT19_WORD = 0x6003  # OUT R0
 PADDING_WORD = 0x0000  # what the flasher pads with (NOP, condition EQ)
+DEVMODE_SLOT19_WORD = 0x0000  # what the upstream flasher sends to slot 19 in devMode (spec 9)
 CHIP_FPS = 60.0
 
 
@@ -94,18 +95,22 @@ class TinyPixelProcessor(DescribedIsa):
                     "on both revisions", "warning"))
 
     def image(self, program: Program) -> list[int]:
-        """The 20-slot instruction memory: the program, NOP padding, ``OUT R0`` in slot 19."""
+        """The 20-slot instruction memory: the program, NOP padding, ``OUT R0`` in slot 19. A
+        listing of a whole upload (20 words) keeps its slot 19 when that is ``OUT R0`` or the
+        NOP a devMode upload sends there (the hardware ignores writes to slot 19 either way)."""
         words = program.words
-        if len(words) == SLOTS and words[-1] == SLOT19_WORD:
-            words = words[:-1]
+        slot19 = SLOT19_WORD
+        if len(words) == SLOTS and words[-1] in (SLOT19_WORD, DEVMODE_SLOT19_WORD):
+            words, slot19 = words[:-1], words[-1]
         if len(words) > USER_SLOTS:
             raise program.error_at(USER_SLOTS, f"program too long: {len(words)} instructions, but only "
                                    f"slots 0-18 hold code (slot 19 is fixed to OUT R0)")
-        if len(words) == USER_SLOTS:
+        if len(words) == USER_SLOTS and words[FLASHER_SLOTS] != PADDING_WORD:
+            # (The padding NOP itself, as an upload's listing writes it, is what the flasher sends.)
             program.warnings.append(program.diagnostic(
                 FLASHER_SLOTS, "slot 18 is used: the standard flasher keeps it NOP, and it runs "
                 "after RX has already advanced to the next block", "warning"))
-        return list(words) + [PADDING_WORD] * (USER_SLOTS - len(words)) + [SLOT19_WORD]
+        return list(words) + [PADDING_WORD] * (USER_SLOTS - len(words)) + [slot19]
 
     def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
         if not len(words):
@@ -130,8 +135,9 @@ class TinyPixelProcessor(DescribedIsa):
         reasons = []
         if len(words) not in (USER_SLOTS, SLOTS):
             reasons.append(f"{len(words)} words, where a TPP image has {SLOTS}")
-        elif len(words) == SLOTS and words[-1] != SLOT19_WORD:
-            reasons.append(f"slot 19 holds 0x{words[-1]:04x}, where every TPP image has OUT R0 (0x{SLOT19_WORD:04x})")
+        elif len(words) == SLOTS and words[-1] not in (SLOT19_WORD, DEVMODE_SLOT19_WORD):
+            reasons.append(f"slot 19 holds 0x{words[-1]:04x}, where a TPP image has OUT R0 (0x{SLOT19_WORD:04x}), "
+                           "or NOP in a devMode upload")
         reasons.append(foreign_words(instructions, self._is_foreign))
         return plausibility_warnings("TPP", reasons, instructions)
 

@@ -1,5 +1,5 @@
-// Slots 0-18 hold code and slot 19 is OUT R0 (spec/tpp.md §6): a 20th instruction that is not
-// OUT R0 does not fit.
+// Slots 0-18 hold code and slot 19 is OUT R0 (spec/tpp.md §6): a 20th instruction that is
+// neither OUT R0 nor the NOP a devMode upload sends to slot 19 does not fit.
 NOP
 NOP
 NOP
@@ -19,4 +19,4 @@ NOP
 NOP
 NOP
 NOP
-NOPEQ                    ~> error 1: program too long
+MOV R0 R1                ~> error 1: program too long
