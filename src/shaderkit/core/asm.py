@@ -60,6 +60,7 @@ class Statement:
     column: int  # column of ``text`` within the line, counting from 1
     address: int = 0
     size: int = 1
+    overrides: str = ""  # the text after its line's override marker (a hook may read it again)
 
 
 @dataclass
@@ -380,7 +381,7 @@ class Assembler:
                     report(line, error.col, error.message, error.length)
                     continue
             if self.terminated is not None:
-                unterminated = self._unterminated(line, statements, overrides)
+                unterminated = self._unterminated(line, statements)
                 if unterminated is not None:
                     report(line, unterminated, f"missing '{self.statement_separator}' at the end of the statement")
             for text, column in statements:
@@ -395,7 +396,8 @@ class Assembler:
                 expansions, carried = self._expansions(text, column, line, address, final, state, define, report,
                                                        overrides[0] if overrides else "")
                 for number, (expanded, from_macro) in enumerate(expansions):
-                    statement = Statement(line, expanded if from_macro else text, column, address)
+                    statement = Statement(line, expanded if from_macro else text, column, address,
+                                          overrides=overrides[0] if overrides else "")
                     parsed, back = substitute_aliases(expanded, state.aliases)
                     context.address = address
                     try:
@@ -431,8 +433,7 @@ class Assembler:
                     statement.size = size
         return program
 
-    def _unterminated(self, line: SourceLine, statements: list[tuple[str, int]],
-                      overrides: tuple[str, int] | None) -> int | None:
+    def _unterminated(self, line: SourceLine, statements: list[tuple[str, int]]) -> int | None:
         """The column after a line's last statement if the separator does not end it (and it
         does not start with a word exempt from that), else None."""
         if not statements:
@@ -440,9 +441,7 @@ class Assembler:
         text, column = statements[-1]
         if self._key(_keyword(text)[0]) in self.terminated:
             return None
-        code = self._split_line(line.text)[0] if overrides is None else line.text[:overrides[1] - 1 -
-                                                                                    len(self.override_marker)]
-        rest = code[column - 1 + len(text):]
+        rest = self._split_line(line.text)[0][column - 1 + len(text):]
         if rest.lstrip().startswith(self.statement_separator):
             return None
         return column + len(text)

@@ -35,19 +35,21 @@ class StatementParser:
     def __init__(self):
         self._token_regexes: dict[Token, re.Pattern[str]] = {}
         self._max_prefixes = max((len(c.template.prefixes) for c in self._compiled), default=0)
-        # The one-operation forms by the first letter their mnemonic is written with ("" for a
-        # head that starts with a placeholder): a statement is matched against few heads.
-        self._by_initial: dict[str, list] = {}
-        for compiled in self._compiled:
-            if len(compiled.parts) == 1:
-                first = compiled.template.head.pieces[0] if compiled.template.head.pieces else None
-                initial = self._mnemonic_key(first[0]) if isinstance(first, str) and first else ""
-                self._by_initial.setdefault(initial, []).append(compiled)
+        # The one-operation forms by the first letter their mnemonic is written with, in table
+        # order, each list holding too the forms whose head starts with a placeholder (which
+        # may read any letter; alone under ""): a statement is matched against few heads.
+        single = [(self._initial(compiled), compiled) for compiled in self._compiled if len(compiled.parts) == 1]
+        self._by_initial: dict[str, list] = {
+            letter: [compiled for initial, compiled in single if initial in (letter, "")]
+            for letter in {*(initial for initial, _ in single), ""}}
+
+    def _initial(self, compiled) -> str:
+        first = compiled.template.head.pieces[0] if compiled.template.head.pieces else None
+        return self._mnemonic_key(first[0]) if isinstance(first, str) and first else ""
 
     def _heads_for(self, head: str) -> list:
         """The one-operation forms whose mnemonic may read ``head``, in table order."""
-        found = self._by_initial.get(self._mnemonic_key(head[:1]), []) + self._by_initial.get("", [])
-        return sorted(found, key=self._compiled.index) if "" in self._by_initial else found
+        return self._by_initial.get(self._mnemonic_key(head[:1]), self._by_initial[""])
 
     # -- tokens -------------------------------------------------------------------------
 
