@@ -199,8 +199,7 @@ class _Assembly:
             return ""
         self.slot_numbers[number] = slot
         text = " " * found.end() + text[found.end():]
-        code_end = text.find("#")
-        code = text if code_end < 0 else text[:code_end]
+        code, _ = _code_and_comment(text)
         # Each statement with its column, and the column of the ';' after it.
         statements = [(piece, column, column + len(piece))
                       for piece, column in split_operands(code, re.compile(";")) if piece.strip()]
@@ -333,9 +332,8 @@ class _Assembly:
                                  statement.line.text, 1)
             if "end" in data and item.address >= data["end"]:
                 yield program.diagnostic(index, "text after END")
-            hints = _hint_text(statement.line.text)
-            if hints is not None:
-                yield from self._check_hints(program, index, hints)
+            if statement.overrides:
+                yield from self._check_hints(program, index, statement.overrides)
         yield from self.blocks.unclosed(call)
         for name in program.definitions:
             if ADDRESS_REGISTER_NAME.fullmatch(name):
@@ -384,8 +382,7 @@ class _Assembly:
         instructions = call.program.instructions
         if not instructions:
             return
-        hints = _hint_text(call.program.statements[-1].line.text)
-        if hints is not None and "end" in read_hints(hints, self.kind):
+        if "end" in read_hints(call.program.statements[-1].overrides, self.kind):
             return
         call.set_fields(len(instructions) - 1, {"end": 1})
 
@@ -457,15 +454,6 @@ def _continued(lines: list[str]) -> list[str]:
 def _code_and_comment(line: str) -> tuple[str, str]:
     position = line.find("#")
     return (line, "") if position < 0 else (line[:position], line[position:])
-
-
-def _hint_text(line: str) -> str | None:
-    """The ``#!`` text of a line (up to a following ``#`` comment), or None."""
-    position = line.find("#!")
-    if position < 0 or line.find("#") < position:
-        return None
-    text = line[position + 2:]
-    return text.split("#", 1)[0]
 
 
 def _forced_mask(destination: str, kind: ProgramKind) -> tuple[bool, bool, bool, bool] | None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from shaderkit.core.diagnostics import SourceError
 from shaderkit.core.model import (Description, Instruction, OperandKind, ParseContext, Registers, SubTable, case,
                                   in_word)
+from shaderkit.core.model.templates import moved
 
 from . import syntax
 
@@ -346,13 +347,7 @@ class SourceTable(SubTable):
         except SourceError as error:
             if folded == text:
                 raise
-            raise _over(error, text) from None
-
-
-def _over(error: SourceError, text: str) -> SourceError:
-    """``error``, raised on a rewritten ``text``, pointing at all of the text as written (an
-    error of the same class: parsers rank a text's shape not matching apart from a wrong value)."""
-    return type(error)(error.message, 1, max(1, len(text)))
+            raise moved(error, 1, max(1, len(text))) from None
 
 
 SOURCE_SPELLINGS = ("-|{}|", "|{}|", "-{}", "{}")
