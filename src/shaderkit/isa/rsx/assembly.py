@@ -459,7 +459,6 @@ def _code_and_comment(line: str) -> tuple[str, str]:
 def _forced_mask(destination: str, kind: ProgramKind) -> tuple[bool, bool, bool, bool] | None:
     """The lanes a destination writes whatever its text says (FP depth: z), else None (read off
     the text)."""
-    name = re.split(r"[.\s(]", destination.strip().replace("result.depth", "result_depth"), maxsplit=1)[0]
-    if kind is ProgramKind.FRAGMENT and name in ("result_depth", "o[DEPR]"):
+    if kind is ProgramKind.FRAGMENT and re.match(r"\s*(?:result\.depth|o\[DEPR\])(?![\w\[])", destination):
         return (False, False, True, False)
     return None
