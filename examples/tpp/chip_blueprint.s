@@ -15,6 +15,8 @@
 // model: well-behaved (both COMPs precede their conditional ops, every register written first)
 // demo: frames=1 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 PAPER = 0b000010           // dark blueprint blue
 GRID  = 0b000111           // lighter blue-green rule lines
 GRID_SHIFT = 3             // 1 << 3 = 8 blocks between rules

@@ -17,6 +17,8 @@
 // model: well-behaved (each conditional MOV follows its own COMP, all registers written first)
 // demo: frames=32 fps=20 still: --rt 6
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 THICK = 8                  // bar thickness in rows (and the mirror offset)
 NAVY  = 0b000001
 

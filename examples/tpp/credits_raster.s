@@ -19,6 +19,8 @@
 // model: well-behaved (no conditions, every register written before read)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 PASTEL = 0b010101
 
     Credits R1             // 0 = ink, 63 = background

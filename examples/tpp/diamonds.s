@@ -17,6 +17,8 @@
 // model: well-behaved (both COMPs precede their conditional ops, no mid OUT)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 HALF_W = 32
 HALF_H = 24
 

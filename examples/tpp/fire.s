@@ -17,6 +17,8 @@
 // model: well-behaved (COMP before ANDLT, every register written before read)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 HOT = 48                   // from here up the raw value is red+green (orange..yellow)
 
     // turbulence

@@ -16,6 +16,8 @@
 // model: well-behaved (COMPs precede the conditional ops, every register written before read)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 CLOTH   = 42               // FlagP value inside the flag rectangle
 MIDLINE = 21               // white/red border (flag rows 10..29, plus mean wave 1.5)
 WHITE   = 0b111111

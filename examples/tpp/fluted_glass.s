@@ -16,12 +16,14 @@
 // before it is written (it is the previous block's colour) and OUTs happen
 // mid-program — the simple per-block model shows only the highlight colour.
 //   colour = (SIN(RX - RT) & 0b110000) | SIN(RY + RT) >> 2
-// Note: the upstream flasher drops OUT lines unless it is in ##devMode##; load
-// this image with a tool that keeps them (shaderkit does).
+// Note: the upstream flasher drops OUT lines unless it is in ##devMode##; the
+// '.slots written' line below keeps them where they stand.
 //
 // model: stateful (mid-program OUTs; R2 carries the colour from one run to the next)
 // demo: frames=32 fps=20
 // demo note: using the exact model: slot 1: OUT reads R2 before it is written on every path
+
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
 
 SHADE = 0b101010           // AND: keep the upper bit of every channel; NOT of it (0b010101) lifts them
 

@@ -22,6 +22,8 @@
 // demo: frames=32 fps=20
 // demo note: using the exact model: slot 5: ADD reads R1 before it is written on every path
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 CENTRE_Y = 24
 
     SET  R2 #0             // slot 0: idempotent (it also runs while the CPU idles)

@@ -17,6 +17,8 @@
 // model: well-behaved (every conditional op follows a COMP, all registers written first)
 // demo: frames=64 fps=20 still: --rt 20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 WHITE  = 0b111111
 RED    = 0b110000          // also the heat where the palette turns from red to yellow
 

@@ -16,6 +16,8 @@
 // model: well-behaved (every R0-R3 written before read, no COMP needed, no mid OUT)
 // demo: frames=64 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
     // field A, with the warp
     MOV  R1 RY
     ADD  R1 RT

@@ -15,6 +15,8 @@
 // model: well-behaved (all registers written before they are read)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 THIRD      = 11            // ~ 32/3
 TWO_THIRDS = 21            // ~ 2*32/3
 RED_MASK   = 0b110000

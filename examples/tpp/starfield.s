@@ -17,6 +17,8 @@
 // model: well-behaved (the one COMP precedes MOVLT, all registers written first)
 // demo: frames=64 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 WINDOW = 4                 // how long (in RT steps) a star stays lit
 
     MOV  R1 RY

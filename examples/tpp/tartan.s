@@ -15,6 +15,8 @@
 // model: well-behaved (no conditions, every register written before read)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 QUARTER = 8                // a quarter of the SIN period: turns sine into cosine
 
     SET  R3 #QUARTER

@@ -16,6 +16,8 @@
 // model: well-behaved (R1 is written by TT before use, every register written before read)
 // demo: frames=32 fps=20
 
+.slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
+
 RED = 0b110000
 
     TT   R1                // 63 = background, 0 = logo ink

@@ -48,9 +48,13 @@ def test_a_shared_option_shows_each_processor_its_own_help():
 def test_a_variant_option_selects_the_isa_object(tmp_path):
     source = tmp_path / "out.s"
     source.write_text("OUT R1\n")
-    rev_a = invoke_cli("asm", "-m", "tpp", "--rev", "A", source)
-    assert rev_a.exit_code == 0 and "rev A outputs" in rev_a.stderr
-    assert "rev A" not in invoke_cli("asm", "-m", "tpp", "--rev", "B", source).stderr
+    # --rev and --slots each select the ISA object: rev A writes OUT's register in both fields.
+    rev_a = invoke_cli("asm", "-m", "tpp", "--rev", "A", "--slots", "written", source, "-f", "hex")
+    rev_b = invoke_cli("asm", "-m", "tpp", "--rev", "B", "--slots", "written", source, "-f", "hex")
+    assert (rev_a.exit_code, rev_b.exit_code) == (0, 0)
+    assert rev_a.stdout.split()[0] == "6123" and rev_b.stdout.split()[0] == "6023"
+    upstream = invoke_cli("asm", "-m", "tpp", source, "-f", "hex")
+    assert upstream.stdout.split()[0] == "0000" and "left out of the upload" in upstream.stderr
 
 
 def test_another_processors_option_is_refused_by_name():

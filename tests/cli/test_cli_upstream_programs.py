@@ -61,3 +61,45 @@ def test_an_explicit_format_is_obeyed(tmp_path, fmt):
         as_source = invoke("flash", "-m", "tpp", source, "--dry-run")
         assert (result.exit_code == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr) or \
             (result.exit_code == 0 and result.stdout != as_source.stdout)
+
+
+# The shape of the upstream programs that uploaded differently before: a comment header, code
+# with trailing comments, and OUT R0 after blank lines, which the author expects to vanish.
+UPSTREAM_UPLOAD = """// xor.txt: the classic XOR pattern
+MOV R0 RX   // x
+XOR R0 RY
+
+
+OUT R0
+"""
+
+
+def test_flash_sends_the_bytes_the_upstream_flasher_sends(tmp_path):
+    source = tmp_path / "xor.txt"
+    source.write_text(UPSTREAM_UPLOAD)
+    result = invoke("flash", "-m", "tpp", source, "--dry-run")
+    assert result.exit_code == 0, result.output
+    # Spec 9: the comment line is NOP 0x0003 in slot 0, OUT R0 is dropped, 0x0000 pads to
+    # slot 18 and slot 19 is OUT R0.
+    assert result.stdout.split() == ("80 00 03 81 10 83 82 58 A3 " + " ".join(
+        f"{0x80 | slot:02X} 00 00" for slot in range(3, 19)) + " 93 60 03").split()
+    assert "1:1: warning: this comment line takes slot 0 as a NOP" in result.stderr
+    assert "6:1: warning: 'OUT R0' is left out of the upload" in result.stderr
+
+
+def test_the_upload_and_its_picture_follow_the_upstream_reading(tmp_path):
+    source = tmp_path / "xor.txt"
+    source.write_text(UPSTREAM_UPLOAD)
+    upstream_words = tmp_path / "upstream.hex"
+    upstream_words.write_text("\n".join(["0003", "1083", "58A3"] + ["0000"] * 16 + ["6003"]) + "\n")
+    ours = tmp_path / "ours.s"
+    ours.write_text(".slots written\n" + UPSTREAM_UPLOAD)
+    pictures = {}
+    for name, program in (("source", source), ("words", upstream_words), ("written", ours)):
+        out = tmp_path / f"{name}.png"
+        result = invoke("run", "-m", "tpp", program, "--model", "exact", "-o", out)
+        assert result.exit_code == 0, result.output
+        pictures[name] = np.asarray(Image.open(out))
+    np.testing.assert_array_equal(pictures["source"], pictures["words"])
+    # OUT R0 in slot 2 shows R0 before slot 19 does: the picture shifts by a pixel per block.
+    assert (pictures["source"] != pictures["written"]).any(axis=-1).sum() > 10_000

@@ -75,9 +75,13 @@ def test_disassembling_source_text_is_refused_with_a_hint(tmp_path):
     assert not out.exists()
 
 
-def test_disassembling_text_as_raw_bytes_is_still_possible_when_asked():
-    result = invoke("disasm", "-m", "tpp", "-f", "raw", PLASMA)
-    assert result.exit_code == 0 and result.stdout.count("\n") > 20
+def test_disassembling_text_as_raw_bytes_is_still_possible_when_asked(tmp_path):
+    text = tmp_path / "prog.s"
+    text.write_text("MOV R0 RX\nXOR R0 RY\n" * 4)  # 80 bytes: 40 big-endian words of ASCII
+    result = invoke("disasm", "-m", "tpp", "-f", "raw", text)
+    assert result.exit_code == 0
+    words = [line.split("// ")[1][4:8] for line in result.stdout.splitlines() if "// " in line]
+    assert words[:2] == ["4d4f", "5620"] and len(words) == 40  # "MO", "V ", …
 
 
 def test_run_prints_one_line_on_success(tmp_path):

@@ -144,9 +144,26 @@ def test_allow_unlocks_from_its_line_on(assembler):
     assert assembler.assemble("MOV RT R0", "t.s", unlocked=["special-writes"]).words == [0x1603]
 
 
-def test_line_alias_stands_for_a_directive():
-    aliased = Assembler(description("B"), line_aliases={"##devMode##": ".allow special-writes"})
-    assert aliased.assemble("  ##devMode##  \nMOV RY R1", "t.s").words == [0x1523]
+def test_a_read_line_stands_for_its_statements():
+    def read_line(text, prescanned):
+        if text.strip() == "##devMode##":
+            return [".allow special-writes", "NOPEQ"]
+        return ["NOP"] if prescanned == "comment-nops" and text.lstrip().startswith("//") else None
+
+    def prescan(statements):
+        return "comment-nops" if ".equ COMMENT_NOPS 1" in statements else None
+
+    reader = Assembler(description("B"), read_line=read_line, prescan=prescan)
+    assert reader.assemble("  ##devMode##  \nMOV RY R1\n// note", "t.s").words == [0x0000, 0x1523]
+    # The prescan's answer reaches the reader in the passes, wherever the line that decides it stands.
+    program = reader.assemble("// note\nMOV R0 R1\n.equ COMMENT_NOPS 1", "t.s")
+    assert program.words == [0x0003, 0x1023]
+    # Statements a line stands for are placed at the line's first column.
+    error = only_error(reader, "MOV RX R0\n   ##devMode##\nMOV R0 R1")
+    assert (error.line, error.col) == (1, 5)
+    error = only_error(Assembler(description("B"), read_line=lambda text, _: ["ADD R0"] if text == "  x" else None),
+                       "  x")
+    assert (error.line, error.col) == (1, 3)
 
 
 # --------------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ directives (``.allow NAME``), data (``.word``), the two passes (addresses first,
 then encoding) and the collection of *every* error with its file, line and column.
 Instruction text itself is parsed by the ISA's :class:`~shaderkit.core.model.Description`.
 
-ISA packages adapt the driver with ``line_aliases`` (whole lines that stand for a
-directive, such as TPP's ``##devMode##``) and the hooks of :mod:`.asm_hooks` (statement
+ISA packages adapt the driver with ``read_line`` (whole lines that stand for other
+statements, such as TPP's ``##devMode##``, or an upstream tool's comment line that is a NOP)
+and the hooks of :mod:`.asm_hooks` (statement
 separators, their own directives, comment directives, macros, carried fields, field overrides,
 a prescan of the whole program, a check after the last pass and a finish step), and inspect
 the resulting :class:`Program` for machine limits, reporting problems through
@@ -97,6 +98,9 @@ class Program:
 
 
 SourceReader = Callable[[Path], str]
+# A whole line's text and what the prescan returned (None before and without one) → the
+# statements the line stands for, or None to read the line as written.
+LineReader = Callable[[str, object], "Sequence[str] | None"]
 
 
 @dataclass
@@ -117,7 +121,7 @@ def read_source_file(path: Path) -> str:
 
 class Assembler:
     """The two-pass driver for one description; the keyword arguments are the ISA's hooks
-    (:mod:`.asm_hooks`): comment prefixes, whole-line aliases (TPP's ``##devMode##``), a
+    (:mod:`.asm_hooks`): comment prefixes, a reader of whole lines (TPP's ``##devMode##``), a
     statement separator (with ``terminated``, every statement must end with it but those
     starting with the words listed), its own directives, directives written as comments
     (keywords starting with a comment prefix) or after the override marker on a line with no
@@ -128,7 +132,7 @@ class Assembler:
     a statement may hold."""
 
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
-                 line_aliases: Mapping[str, str] | None = None, statement_separator: str | None = None,
+                 read_line: LineReader | None = None, statement_separator: str | None = None,
                  directives: Mapping[str, DirectiveHandler] | None = None,
                  comment_directives: Mapping[str, DirectiveHandler] | None = None,
                  macros: Mapping[str, MacroHandler] | None = None,
@@ -140,8 +144,8 @@ class Assembler:
                  max_word_length: int | None = None):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
-        # Whole lines (compared after stripping) that stand for a directive line.
-        self.line_aliases = dict(line_aliases or {})
+        # Whole lines that stand for other statements (given what the prescan returned).
+        self.read_line = read_line
         self.statement_separator = statement_separator
         self.directives = {self._key(name): handler for name, handler in (directives or {}).items()}
         self.comment_directives = {self._key(name): handler for name, handler in (comment_directives or {}).items()}
@@ -180,7 +184,7 @@ class Assembler:
         lines = self._expand(source, filename, reader, errors, depth=0)
         prescanned = None
         if self.prescan is not None:
-            prescanned = self.prescan([text for line in lines for text, _ in self._line_parts(line)[1]])
+            prescanned = self.prescan([text for line in lines for text, _ in self._line_parts(line, None)[1]])
         first = self._pass(lines, set(unlocked), errors=None, final=False, origin=origin, prescanned=prescanned)
         program = self._pass(lines, set(unlocked), errors=errors, final=True, labels=first.symbols, origin=origin,
                              prescanned=prescanned)
@@ -285,14 +289,16 @@ class Assembler:
         comment = (text[comment_at:], comment_at + 1) if comment_at < len(text) else None
         return code, overrides, comment
 
-    def _line_parts(self, line: SourceLine) -> tuple[list[tuple[str, int]], list[tuple[str, int]],
-                                                     tuple[str, int] | None, tuple[str, int] | None]:
+    def _line_parts(self, line: SourceLine, prescanned: object) -> tuple[
+            list[tuple[str, int]], list[tuple[str, int]], tuple[str, int] | None, tuple[str, int] | None]:
         """A line's labels and statements, each with its column, then its overrides and comment
-        (see :meth:`_split_line`); a line alias stands for the line's code."""
+        (see :meth:`_split_line`); what ``read_line`` reads a whole line as stands for its code
+        (those statements are placed at the line's first column)."""
         body, overrides, comment = self._split_line(line.text)
-        alias = self.line_aliases.get(line.text.strip())
-        if alias is not None:
-            body = alias
+        read = self.read_line(line.text, prescanned) if self.read_line is not None else None
+        if read is not None:
+            column = 1 + len(line.text) - len(line.text.lstrip())
+            return [], [(text, column) for text in read], overrides, comment
         labels = []
         offset = 0
         while (label := _LABEL.match(body, offset)) is not None:
@@ -363,7 +369,7 @@ class Assembler:
             address += statement.size
 
         for line in lines:
-            labels, statements, overrides, comment = self._line_parts(line)
+            labels, statements, overrides, comment = self._line_parts(line, prescanned)
             if comment is not None:
                 try:
                     self._isa_directive(*comment, line, address, final, state, define, self.comment_directives)

@@ -20,6 +20,7 @@ GOLDEN = golden_dir("tpp")
 
 REV_A = TinyPixelProcessor("A")
 REV_B = TinyPixelProcessor("B")
+WRITTEN = TinyPixelProcessor("B", slots="written")
 
 
 def assemble(source: str, rev: TinyPixelProcessor = REV_B, filename: str = "t.s"):
@@ -203,14 +204,26 @@ def test_writes_to_hardware_registers_are_rejected(source, register):
 ])
 def test_writes_to_hardware_registers_after_allow_or_devmode(source, word):
     assert assemble(f".allow special-writes\n{source}").words == [word]
-    assert assemble(f"##devMode##\n{source}").words == [word]
+    assert assemble(f"##devMode##\n{source}").words == [0x0000, word]
+    assert assemble(f".slots written\n##devMode##\n{source}").words == [word]
     assert REV_B.encode(REV_B.parse(source, special_writes=True)) == (word,)
 
 
-def test_devmode_line_is_a_directive_not_a_word():
-    program = assemble("NOP\n  ##devMode##  \nMOV RT R0")
+def test_devmode_line_takes_a_slot_and_keeps_the_outs_after_it_as_upstream_does():
+    program = assemble("OUT R1\nNOP\n  ##devMode##  \nMOV RT R0\nOUT R2")
+    # The flasher sends word 0x0000 for the line, drops the OUT before it, keeps the one
+    # after it and sends NOP (0x0000) to slot 19.
+    assert program.image == [0x0003, 0x0000, 0x1603, 0x6043] + [0x0000] * 16
+    assert [(w.line, w.col) for w in program.program.warnings] == [(3, 3), (1, 1)]
+    assert "'##devMode##' takes slot 1 (word 0x0000)" in program.program.warnings[0].message
+    assert "'OUT R1' is left out of the upload" in program.program.warnings[1].message
+
+
+def test_devmode_line_is_a_directive_not_a_word_with_slots_written():
+    program = assemble(".slots written\nNOP\n  ##devMode##  \nMOV RT R0")
     assert program.words == [0x0003, 0x1603]
-    assert program.image[:3] == [0x0003, 0x1603, 0x0000]
+    assert program.image[:3] == [0x0003, 0x1603, 0x0000] and program.image[19] == 0x6003
+    assert program.program.warnings == []
 
 
 def test_permission_applies_only_after_the_line():
@@ -252,13 +265,27 @@ def test_immediates_are_expressions(source, value):
 # comments, OUT lines, program length and the image
 
 
-def test_comments_take_no_slot():
-    program = assemble("// header\n; other style\nMOV R0 RX // why\n\n   \nOUT R0 ; trailing\n")
+def test_comments_take_no_slot_with_slots_written():
+    program = assemble("// header\n; other style\nMOV R0 RX // why\n\n   \nOUT R0 ; trailing\n.slots written")
     assert program.words == [0x1083, 0x6003]
+    assert program.image[:3] == [0x1083, 0x6003, 0x0000]
 
 
-def test_out_lines_are_kept_where_they_stand():
-    program = assemble("MOV R1 RX\nOUT R1\nMOV R0 RY")
+def test_upstream_reading_gives_a_comment_line_a_nop_slot_and_drops_out_lines():
+    # The shape of the upstream demo programs: a comment header, code with trailing
+    # comments, and OUT R0 after blank lines, which the author expects to vanish.
+    source = "// stripes\n  //by hand\nMOV R0 RX // why\n; other style\n\n\nOUT R0\n"
+    program = assemble(source)
+    assert program.image == [0x0003, 0x0003, 0x1083] + [0x0000] * 16 + [0x6003]
+    first, dropped = program.program.warnings
+    assert (first.line, first.col) == (1, 1) and (dropped.line, dropped.col) == (7, 1)
+    assert "takes slot 0 as a NOP" in first.message and "(2 comment lines in all)" in first.message
+    assert "'OUT R0' is left out of the upload" in dropped.message
+    assert "'.slots written' keeps it in slot 1" in dropped.message
+
+
+def test_out_lines_are_kept_where_they_stand_with_slots_written():
+    program = assemble(".slots written\nMOV R1 RX\nOUT R1\nMOV R0 RY")
     assert program.words == [0x1183, 0x6023, 0x10A3]
     assert program.image[:4] == [0x1183, 0x6023, 0x10A3, 0x0000]
 
@@ -283,7 +310,7 @@ def test_eighteen_instructions_no_warning():
 
 def test_nineteen_instructions_warn_about_slot_18():
     lines = body(19)
-    source = "\n".join(["// comment lines do not count"] + lines)
+    source = "\n".join([".slots written // comment lines do not count"] + lines)
     program = assemble(source)
     assert len(program.program.warnings) == 1
     warning = program.program.warnings[0]
@@ -304,16 +331,16 @@ def test_twenty_instructions_ending_in_out_r0_are_accepted():
 @pytest.mark.parametrize("last", ["OUT R1", "NOP", "OUTEQ R0", "MOV R0 RX"])
 def test_twenty_instructions_otherwise_point_at_the_twentieth(last):
     lines = body(19) + [last]
-    source = "\n".join(lines[:5] + ["", "// a comment"] + lines[5:])  # source line = instruction + 2 after 5
+    source = "\n".join([".slots written"] + lines[:5] + ["", "// a comment"] + lines[5:])  # line = instruction + 3
     error = only_error(source)
-    assert (error.line, error.col) == (22, 1)
+    assert (error.line, error.col) == (23, 1)
     assert error.message.startswith("program too long: 20 instructions")
     assert "slot 19 is fixed to OUT R0" in error.message
     assert error.render().splitlines()[1] == last
 
 
 def test_more_than_twenty_instructions_point_at_the_twentieth():
-    error = only_error("\n".join(body(19) + ["OUT R0", "OUT R0"]))
+    error = only_error("\n".join(body(19) + ["OUT R0", "OUT R0", ".slots written"]))
     assert error.line == 20
     assert error.message.startswith("program too long: 21 instructions")
 
@@ -332,11 +359,20 @@ def test_golden_folder_is_found():
 
 @pytest.mark.parametrize("source", golden_sources(), ids=lambda path: path.stem)
 def test_golden_program_assembles_to_its_words(source):
+    # The golden images keep OUT lines where they stand (tests/golden/tpp/README.md).
     expected = [int(line, 16) for line in source.with_suffix(".words").read_text().split()]
     assert len(expected) == 20
-    program = REV_B.assemble(source.read_text(), str(source))
+    program = WRITTEN.assemble(source.read_text(), str(source))
     assert program.image == expected
     assert program.program.warnings == []
+    upstream = REV_B.assemble(source.read_text(), str(source))
+    if "OUT" in source.read_text():
+        # The upstream flasher's upload of the same source leaves its OUT lines out, and says so.
+        assert upstream.image == [word for word in expected[:19] if word >> 11 != 12] + [0] * (
+            sum(word >> 11 == 12 for word in expected[:19])) + [0x6003]
+        assert all("left out of the upload" in w.message for w in upstream.program.warnings)
+    else:
+        assert upstream.image == expected and upstream.program.warnings == []
 
 
 @pytest.mark.parametrize("source", golden_sources(), ids=lambda path: path.stem)
@@ -344,36 +380,42 @@ def test_golden_program_disassembles_to_its_source(source):
     expected = [int(line, 16) for line in source.with_suffix(".words").read_text().split()]
     lines = [line for line in source.read_text().splitlines() if line.strip()]
     listing = REV_B.disassemble(expected[:len(lines)], addresses=False)
-    assert listing.splitlines() == lines
+    # A listing holding OUTs says how its lines take slots, so that it re-assembles.
+    assert listing.splitlines() == ([".slots written"] if "OUT" in source.read_text() else []) + lines
 
 
 # --------------------------------------------------------------------------------------
 # revisions
 
 
-def test_out_is_encoded_the_upstream_way_on_both_revisions():
-    # The golden rev-A frames are the upstream flasher's words run on rev A.
-    assert REV_B.assemble("OUT R1").words == REV_A.assemble("OUT R1").words == [0x6023]
-    assert REV_A.assemble("OUTLT RT").words == [0x60C2]
-    assert REV_A.assemble("OUT R0").words == REV_B.assemble("OUT R0").words == [0x6003]
+def test_out_outputs_what_its_text_says_on_each_revision():
+    # Rev B reads the register from bits 7-5 (the upstream word); rev A from bits 10-8, so
+    # its OUT carries the register in both fields and outputs the same on rev B.
+    assert REV_B.assemble(".slots written\nOUT R1").words == [0x6023]
+    assert REV_A.assemble(".slots written\nOUT R1").words == [0x6123]
+    assert REV_A.assemble(".slots written\nOUTLT RT").words == [0x66C2]
+    assert REV_A.assemble(".slots written\nOUT R0").words == REV_B.assemble(".slots written\nOUT R0").words == [0x6003]
+    assert REV_B.format(REV_B.decode([0x6123])) == ".word 0x6123"  # portable, but not rev B's own word
 
 
-def test_rev_a_warns_when_out_outputs_another_register():
-    program = REV_A.assemble("MOV R1 RX\nOUT R1\nOUT R0\n", "p.s").program
-    assert len(program.warnings) == 1
-    warning = program.warnings[0]
-    assert (warning.line, warning.col, warning.severity) == (2, 1, "warning")
-    assert "rev A outputs R0" in warning.message and "'.word 0x6123'" in warning.message
-    assert REV_B.assemble("MOV R1 RX\nOUT R1\n").program.warnings == []
+def test_rev_a_out_runs_as_written(tmp_path):
+    # The same text shows the same picture on both revisions: OUT R1 mid-program on rev A.
+    source = ".slots written\nMOV R1 RX\nOUT R1\nSET R1 #0\nMOV R0 RY"
+    assert REV_A.assemble(source).program.warnings == []
+    frames = [rev.run_session(rev.assemble(source).image, model="exact").frame(0) for rev in (REV_A, REV_B)]
+    assert (frames[0] == frames[1]).all()
+    upstream_word = REV_A.run_session(REV_B.assemble(source).image, model="exact").frame(0)
+    assert (upstream_word != frames[1]).any()  # rev A runs the upstream word as OUT R0
 
 
-def test_rev_a_disassembly_says_which_register_it_outputs():
-    instruction = REV_A.decode([0x6023])
-    assert not instruction.is_data and REV_A.format(instruction) == "OUT R1"
-    assert instruction.note == "rev A outputs R0 (it reads bits 10-8)"
+def test_rev_a_disassembly_says_what_rev_b_outputs():
+    upstream_word = REV_A.decode([0x6023])
+    assert upstream_word.is_data and REV_A.format(upstream_word) == ".word 0x6023"
+    assert upstream_word.note == "= OUT R0, unused bits set (0x20); rev B outputs R1 (it reads bits 7-5)"
+    assert REV_A.format(REV_A.decode([0x6123])) == "OUT R1" and REV_A.decode([0x6123]).note == ""
     assert REV_B.decode([0x6023]).note == ""
-    portable = REV_A.decode([0x6103])
-    assert portable.is_data and "unused bits" in portable.note and "rev A outputs R1" in portable.note
+    other = REV_A.decode([0x6103])
+    assert other.is_data and "= OUT R1, unused bits set" in other.note and "rev B outputs R0" in other.note
 
 
 def test_the_other_field_of_out_is_unused_bits_on_rev_b():

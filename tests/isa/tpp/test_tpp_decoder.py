@@ -41,8 +41,11 @@ def spec_meaning(word: int, rev: str) -> tuple[str, int] | None:
         return None
     name, reads = SPEC_OPCODES[opcode]
     if name == "OUT":
-        # Encoded the upstream way on both revisions (register in bits 7-5); rev A
-        # executes bits 10-8, which the disassembler notes (see isa/tpp/spec.py).
+        # Rev B reads bits 7-5 (the upstream word, bits 10-8 clear); rev A reads bits 10-8,
+        # and its words carry the same register in bits 7-5 too (see isa/tpp/spec.py).
+        if rev == "A":
+            same_register = (word & A_FIELD) >> 8 == (word & B_FIELD) >> 5
+            return (name, A_FIELD | B_FIELD) if same_register and word & 0x001C == 0 else None
         reads = B_FIELD
     used = 0xF800 | reads | 0x0003
     return (name, reads) if word & ~used == 0 else None
@@ -184,11 +187,12 @@ def test_rom_opcodes_are_data_on_rev_a(word, name):
     assert not TinyPixelProcessor("B").decode([word]).is_data
 
 
-def test_same_register_in_both_out_fields_is_data_on_both_revisions():
-    # spec 3: 0x6123 behaves as OUT R1 on both revisions, but each ignores the other field
-    for rev in "AB":
-        instruction = TinyPixelProcessor(rev).decode([0x6123])
-        assert instruction.is_data and "OUT R1" in instruction.note and "unused bits" in instruction.note
+def test_same_register_in_both_out_fields_is_rev_a_out_and_rev_b_data():
+    # spec 3: 0x6123 behaves as OUT R1 on both revisions; it is how rev A's OUT R1 is written,
+    # while rev B's own word leaves bits 10-8 clear.
+    assert TinyPixelProcessor("A").format(TinyPixelProcessor("A").decode([0x6123])) == "OUT R1"
+    instruction = TinyPixelProcessor("B").decode([0x6123])
+    assert instruction.is_data and "OUT R1" in instruction.note and "unused bits" in instruction.note
 
 
 def test_decode_of_a_short_sequence_is_data():
@@ -203,18 +207,24 @@ def test_decode_of_a_short_sequence_is_data():
 
 def test_listing_with_addresses_and_notes():
     listing = TinyPixelProcessor().disassemble([0x1083, 0x181F, 0x7003, 0x6003])
-    lines = listing.splitlines()
+    # An OUT the default reading would leave out of the upload: the listing reads as written.
+    header, *lines = listing.splitlines()
+    assert header == ".slots written"
     assert lines[0].startswith("MOV R0 RX") and lines[0].endswith("// 00: 1083")
     assert lines[1].startswith(".word 0x181f") and "01: 181f" in lines[1] and "unused bits" in lines[1]
     assert lines[2].startswith(".word 0x7003") and "executes as NOP" in lines[2]
     assert lines[3].startswith("OUT R0") and lines[3].endswith("// 03: 6003")
-    assert TinyPixelProcessor().disassemble([0x1083, 0x6003], addresses=False) == "MOV R0 RX\nOUT R0\n"
+    assert TinyPixelProcessor().disassemble([0x1083, 0x6003], addresses=False) == ".slots written\nMOV R0 RX\nOUT R0\n"
+    assert TinyPixelProcessor().disassemble([0x1083, 0x58A3], addresses=False) == "MOV R0 RX\nXOR R0 RY\n"
+    # An image's slot 19 is OUT R0 in either reading.
+    image = [0x1083] + [0x0000] * 18 + [0x6003]
+    assert not TinyPixelProcessor().disassemble(image).startswith(".slots")
 
 
 def test_listing_that_writes_hardware_registers_allows_it():
     tpp = TinyPixelProcessor()
     listing = tpp.disassemble([0x1C83, 0x6003])  # ADD RX RX
-    assert listing.splitlines()[0] == ".allow special-writes"
+    assert listing.splitlines()[:2] == [".slots written", ".allow special-writes"]
     assert "ADD RX RX" in listing
     assert tpp.assemble(listing, "listing.s").words == [0x1C83, 0x6003]
     # reading RX, or unused bits that would write RX, need no permission

@@ -8,17 +8,18 @@ Choices where the spec leaves room (documented in the README too):
 
 * Both the suffix form (``ADDLT R0 RT``) and the datasheet form (``ADD R0 RT LT``) are
   accepted; mnemonics and registers are case-insensitive; ``//`` and ``;`` start comments.
-* Comment lines do not occupy a slot (the upstream flasher turns them into NOPs), and
-  ``##devMode##`` is a directive, not a word: it allows writes to RX/RY/RT/RR, as
+* Lines take slots as the upstream flasher reads them (OUT lines left out, a ``//`` line is
+  a NOP, ``##devMode##`` a word), unless the program says ``.slots written`` (see
+  :mod:`.reading`); ``##devMode##`` allows writes to RX/RY/RT/RR either way, as
   ``.allow special-writes`` does.
-* OUT lines are kept where they stand (the upstream flasher drops them), and are
-  encoded as upstream does on both revisions (see :mod:`.spec`); with ``rev="A"`` a
-  warning says when rev A would output a different register.
+* OUT on rev B is the upstream word; on rev A the register goes into both fields, so the
+  word outputs what the text says on both revisions (see :mod:`.spec`).
 * A program may fill slots 0–18; using slot 18 gives a warning (the standard flasher
   keeps it NOP and it already sees RX + 1). A 20th instruction is accepted only if it
-  is ``OUT R0``, the fixed contents of slot 19.
+  is ``OUT R0``, the fixed contents of slot 19, or the NOP a devMode upload sends there.
 * A disassembly listing of words that write RX/RY/RT/RR starts with an
-  ``.allow special-writes`` line, so every listing re-assembles to the same words.
+  ``.allow special-writes`` line, and one holding OUTs the default reading would leave out
+  with ``.slots written``, so every listing re-assembles to the same words.
 * ``disassembly_warnings`` says in one line when words do not look like a TPP image
   (not 20 words, slot 19 not ``OUT R0``, mostly undecodable words).
 """
@@ -33,9 +34,9 @@ from ...core.face import DescribedIsa
 from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, foreign_words, listing, plausibility_warnings
 from ...core.model import Instruction, ParseContext
-from . import uart
+from . import reading, uart
 from .opcodes import DEFAULT_REVISION, REVISIONS, ROM_OPCODES
-from .spec import SPECIAL_WRITES, description, rev_a_out_note
+from .spec import SPECIAL_WRITES, description
 
 SLOTS = 20
 USER_SLOTS = 19  # slots 0–18; slot 19 is not writable
@@ -61,14 +62,15 @@ class TinyPixelProcessor(DescribedIsa):
     word_bits = 16
     byte_order = "big"
 
-    def __init__(self, rev: str = DEFAULT_REVISION):
+    def __init__(self, rev: str = DEFAULT_REVISION, slots: str = reading.UPSTREAM):
         rev = str(rev).upper()
         if rev not in REVISIONS:
             raise InputError(f"unknown TPP revision '{rev}' (use A or B)")
         self.rev = rev
+        self.slots = reading.check_reading(slots)
         self.description = description(rev)
-        self.assembler = Assembler(self.description, comment_prefixes=("//", ";"),
-                                   line_aliases={"##devMode##": f".allow {SPECIAL_WRITES}"})
+        self.assembler = Assembler(self.description, comment_prefixes=("//", ";"), read_line=reading.read_line,
+                                   prescan=reading.prescanner(slots), directives={reading.DIRECTIVE: reading.slots_directive})
 
     # -- the generic face -----------------------------------------------------------------
 
@@ -80,46 +82,45 @@ class TinyPixelProcessor(DescribedIsa):
     def assemble(self, source: str, filename: str = "<input>", reader=None) -> TppProgram:
         kwargs = {"reader": reader} if reader else {}
         program = self.assembler.assemble(source, filename, **kwargs)
-        if self.rev == "A":
-            self._warn_about_rev_a_outs(program)
         return TppProgram(program, self.image(program))
 
-    def _warn_about_rev_a_outs(self, program: Program) -> None:
-        for index, instruction in enumerate(program.instructions):
-            note = rev_a_out_note(instruction, instruction.words[0]) if not instruction.is_data else ""
-            if note:
-                register = instruction.value("rs")
-                portable = instruction.words[0] | (register << 8)
-                program.warnings.append(program.diagnostic(
-                    index, f"{note}; '.word 0x{portable:04x}' outputs {self.format(instruction).split()[-1]} "
-                    "on both revisions", "warning"))
-
     def image(self, program: Program) -> list[int]:
-        """The 20-slot instruction memory: the program, NOP padding, ``OUT R0`` in slot 19. A
+        """The 20-slot upload: the program in its reading (:mod:`.reading`), NOP padding,
+        ``OUT R0`` in slot 19 (NOP after ``##devMode##``, as the upstream flasher sends). A
         listing of a whole upload (20 words) keeps its slot 19 when that is ``OUT R0`` or the
         NOP a devMode upload sends there (the hardware ignores writes to slot 19 either way)."""
-        words = program.words
-        slot19 = SLOT19_WORD
-        if len(words) == SLOTS and words[-1] in (SLOT19_WORD, DEVMODE_SLOT19_WORD):
-            words, slot19 = words[:-1], words[-1]
-        if len(words) > USER_SLOTS:
-            raise program.error_at(USER_SLOTS, f"program too long: {len(words)} instructions, but only "
-                                   f"slots 0-18 hold code (slot 19 is fixed to OUT R0)")
-        if len(words) == USER_SLOTS and words[FLASHER_SLOTS] != PADDING_WORD:
+        slots = reading.upload_slots(program)
+        image = fill_slots(slots.words, slots.devmode)
+        if image is None:
+            comments = ("; comment lines take a slot each, as the upstream flasher reads them "
+                        "('.slots written' gives them none)"
+                        if any(program.statements[index].line.text.strip().startswith(reading.COMMENT)
+                               for index in slots.origins) else "")
+            raise program.error_at(slots.origins[USER_SLOTS], f"program too long: {len(slots.words)} instructions, "
+                                   f"but only slots 0-18 hold code (slot 19 is fixed to OUT R0){comments}")
+        if image[FLASHER_SLOTS] != PADDING_WORD:
             # (The padding NOP itself, as an upload's listing writes it, is what the flasher sends.)
             program.warnings.append(program.diagnostic(
-                FLASHER_SLOTS, "slot 18 is used: the standard flasher keeps it NOP, and it runs "
+                slots.origins[FLASHER_SLOTS], "slot 18 is used: the standard flasher keeps it NOP, and it runs "
                 "after RX has already advanced to the next block", "warning"))
-        return list(words) + [PADDING_WORD] * (USER_SLOTS - len(words)) + [slot19]
+        if program.state.prescanned != reading.WRITTEN:
+            written = reading.written_slots(program)
+            if fill_slots(written.words) != image:
+                program.warnings.extend(reading.reading_warnings(program, slots, written))
+        return image
 
     def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
         if not len(words):
             raise InputError("empty image: no words to disassemble")
         instructions = self.decode_all(words)
         text = listing(self.description, instructions, addresses=addresses)
-        # Decoded words may write RX/RY/RT/RR; the listing must still re-assemble.
+        # Decoded words may write RX/RY/RT/RR, and hold OUTs the default reading would leave
+        # out of the upload (all but an image's slot 19); the listing must still re-assemble.
         if any(self._writes_special(instruction) for instruction in instructions):
             text = f".allow {SPECIAL_WRITES}\n" + text
+        program_slots = instructions[:USER_SLOTS] if len(words) == SLOTS else instructions
+        if any(reading.is_out(instruction) for instruction in program_slots):
+            text = f"{reading.DIRECTIVE} {reading.WRITTEN}\n" + text
         return text
 
     def _writes_special(self, instruction: Instruction) -> bool:
@@ -188,6 +189,19 @@ class TinyPixelProcessor(DescribedIsa):
         return documentation()
 
 
+def fill_slots(words: Sequence[int], devmode: bool = False) -> list[int] | None:
+    """The 20-slot image of the words for slots 0, 1, …: NOP padding, then slot 19 (``OUT R0``,
+    or NOP in devMode), unless ``words`` already end with one of those as their 20th; None when
+    they need more than the 19 writable slots."""
+    words = list(words)
+    slot19 = DEVMODE_SLOT19_WORD if devmode else SLOT19_WORD
+    if len(words) == SLOTS and words[-1] in (SLOT19_WORD, DEVMODE_SLOT19_WORD):
+        words, slot19 = words[:-1], words[-1]
+    if len(words) > USER_SLOTS:
+        return None
+    return words + [PADDING_WORD] * (USER_SLOTS - len(words)) + [slot19]
+
+
 def check_image(image: Sequence[int]) -> list[int]:
     words = [int(w) for w in image]
     if len(words) == USER_SLOTS:
@@ -197,8 +211,8 @@ def check_image(image: Sequence[int]) -> list[int]:
     return words
 
 
-def make_isa(rev: str = DEFAULT_REVISION, **_ignored) -> TinyPixelProcessor:
-    return TinyPixelProcessor(rev)
+def make_isa(rev: str = DEFAULT_REVISION, slots: str = reading.UPSTREAM, **_ignored) -> TinyPixelProcessor:
+    return TinyPixelProcessor(rev, slots)
 
 
 __all__ = ["TinyPixelProcessor", "TppProgram", "make_isa", "DiagnosticError", "SLOTS", "SLOT19_WORD"]

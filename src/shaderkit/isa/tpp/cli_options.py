@@ -9,6 +9,11 @@ from ..command_options import option
 REVISION = option("--rev", default="B", show_default=True, type=click.Choice(["A", "B"], case_sensitive=False),
                   help="Hardware revision.", selects_variant=True)
 
+SLOTS = option("--slots", default="upstream", show_default=True, type=click.Choice(["upstream", "written"]),
+               help="How the lines of a source without a '.slots' line take slots: upstream = as the upstream "
+                    "flasher reads them (OUT lines left out, a '//' line is a NOP), written = OUT lines kept "
+                    "where written, comment lines take none.", selects_variant=True)
+
 RUN = [
     option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
            help="Emulator: auto picks simple only where it is proven exact."),
@@ -29,7 +34,8 @@ _USAGE = {"run": ["shaderkit run -m tpp prog.s [--rt K | --frame K | --frames N]
 
 
 def command_options(**variant) -> dict[str, list]:
-    return {"asm": [REVISION], "disasm": [REVISION], "run": [REVISION, *RUN], "flash": [REVISION, *FLASH],
+    return {"asm": [REVISION, SLOTS], "disasm": [REVISION], "run": [REVISION, SLOTS, *RUN],
+            "flash": [REVISION, SLOTS, *FLASH],
             "bench": [REVISION]}
 
 

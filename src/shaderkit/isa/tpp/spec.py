@@ -4,11 +4,11 @@
 the immediate 7–2, condition 1–0. The two hardware revisions differ in whether the
 ROM opcodes 18–23 exist and in OUT's source field (spec section 10).
 
-OUT is *encoded* the upstream toolchain's way on both revisions (register in bits
-7–5, bits 10–8 zero): assembly text means the words the upstream flasher sends, and
-the golden rev-A frames are those words run on rev A. Rev A executes OUT with the
-register in bits 10–8, so the disassembler notes which register rev A outputs, and
-the assembler warns when the two differ.
+OUT reads its register from bits 7–5 on rev B, as the upstream flasher encodes it (bits
+10–8 zero), and from bits 10–8 on rev A. So rev B's OUT is the upstream word, and rev A's OUT
+writes the register into both fields: the word outputs what its text says on rev A, and on
+rev B too. A rev-A word whose fields differ (the upstream word for ``OUT R1`` is ``OUT R0``
+on rev A) is data in a rev-A listing, with a note of what rev B outputs.
 """
 
 from __future__ import annotations
@@ -73,10 +73,11 @@ ROM_OPS_ON_REV_A = "is rev B only (rev A has no ROM ops)"
 
 @cache
 def description(rev: str) -> Description:
-    syntax = dict(SYNTAX, OUT="{rs}")
+    syntax = dict(SYNTAX, OUT="{ra}" if rev == "A" else "{rs}")
+    implied = {"OUT": {"b": "a"}} if rev == "A" else {}
 
     def declared(name: str, opcode: int):
-        return form(f"{name}{{cond}} {syntax[name]}".strip(), op=opcode)
+        return form(f"{name}{{cond}} {syntax[name]}".strip(), implied=implied.get(name), op=opcode)
 
     decoded = decoded_mnemonics(rev)
     forms = [declared(name, opcode) for opcode, name in sorted(decoded.items())]
@@ -86,14 +87,12 @@ def description(rev: str) -> Description:
     return Description(
         f"tpp-rev{rev}", word_bits=16, fields=FIELDS, operands=OPERANDS, forms=forms,
         modifier_as_operand="cond", unavailable=missing, describe_unknown=describe_unknown(rev),
-        annotate=rev_a_out_note if rev == "A" else None)
+        annotate=rev_b_out_note if rev == "A" else None)
 
 
-def rev_a_out_register(word: int) -> int:
-    return FIELDS["a"].extract(word)
-
-
-def rev_a_out_note(instruction, word: int) -> str:
-    if instruction.mnemonic != "OUT" or rev_a_out_register(word) == instruction.value("rs"):
+def rev_b_out_note(instruction, word: int) -> str:
+    """On rev A: what rev B outputs for an OUT word whose two register fields differ."""
+    rev_b_register = FIELDS["b"].extract(word)
+    if instruction.mnemonic != "OUT" or rev_b_register == FIELDS["a"].extract(word):
         return ""
-    return f"rev A outputs {REGISTERS.format(rev_a_out_register(word))} (it reads bits 10-8)"
+    return f"rev B outputs {REGISTERS.format(rev_b_register)} (it reads bits 7-5)"

@@ -1,4 +1,5 @@
 // Every way of writing the same words (spec/tpp.md §2.4 and §3; words from §2.4 or the §2 field table).
+.slots written            // shaderkit's reading: comment lines take no slot, OUT lines stay
 MOV R0 RX                ~> 0x1083
 mov r0 r4                ~> 0x1083
 ADDLT R0 RT              ~> 0x18c2

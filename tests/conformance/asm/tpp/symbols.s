@@ -1,4 +1,5 @@
 // Labels and constants (.equ, NAME = value), and permission for hardware-register destinations.
+.slots written            // shaderkit's reading: comment lines take no slot, OUT lines stay
 .equ WIDTH 10
 TOP = 63
 start:
