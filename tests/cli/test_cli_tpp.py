@@ -60,7 +60,10 @@ def test_flash_dry_run_sends_what_the_upstream_flasher_sends_by_default():
 def test_run_reproduces_golden_frame(row, tmp_path):
     file, program, rev, load, frame, rt = row
     output = tmp_path / "frame.png"
-    options = ["--rt", rt] if load == "upload" else ["--model", "exact", "--frame", frame]
+    # "upload" frames: the chip after the standard upload, which --start auto simulates for the
+    # programs that read prior state (and which equals a preload for the others); "preload"
+    # frames: the program in instruction memory at reset.
+    options = ["--rt", rt] if load == "upload" else ["--model", "exact", "--start", "reset", "--frame", frame]
     source = GOLDEN / f"{program}.s"
     if rev == "A" and "OUT" in source.read_text():
         # The rev-A frames run the golden (upstream-encoded) words, whose OUT rev A reads from

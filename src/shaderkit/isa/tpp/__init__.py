@@ -154,9 +154,9 @@ class TinyPixelProcessor(DescribedIsa):
         from .exact import ExactMachine
         return ExactMachine(check_image(image), rev=self.rev, **options)
 
-    def run_session(self, image: Sequence[int], *, model: str = "auto", divisor: int = 5):
+    def run_session(self, image: Sequence[int], *, model: str = "auto", divisor: int = 5, start: str = "auto"):
         from .machine import RunSession
-        return RunSession(check_image(image), self.rev, model, divisor)
+        return RunSession(check_image(image), self.rev, model, divisor, start)
 
     def run_command(self, program, output, options, **callbacks) -> str:
         from .command import run_command

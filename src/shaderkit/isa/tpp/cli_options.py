@@ -17,7 +17,12 @@ SLOTS = option("--slots", default="upstream", show_default=True, type=click.Choi
 RUN = [
     option("--model", type=click.Choice(["auto", "simple", "exact"]), default="auto", show_default=True,
            help="Emulator: auto picks simple only where it is proven exact."),
-    option("--rt", type=click.IntRange(0, 63), default=None, help="Render the first frame whose RT is this."),
+    option("--start", type=click.Choice(["auto", "reset", "upload"]), default="auto", show_default=True,
+           help="Where the program starts: reset = in memory at reset; upload = sent over UART while the "
+                "reset program runs, as on a chip; auto = upload where the program reads a register or the "
+                "flag before setting it."),
+    option("--rt", type=click.IntRange(0, 63), default=None,
+           help="Render the program's first frame whose RT is this (after an upload: from frame 5)."),
     option("--frame", type=click.IntRange(0, None), default=None, help="Render this frame after reset."),
     option("--divisor", type=click.IntRange(0, 63), default=5, show_default=True,
            help="Time divisor N (animation frames are taken in real chip time)."),

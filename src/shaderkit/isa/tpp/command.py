@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from ...core.diagnostics import InputError
 from .simple import COLUMNS, ROWS
-from .machine import animation_frames
 
 
 def run_command(processor, program: str | None, output: str | None, options: dict, *,
@@ -26,7 +25,8 @@ def run_command(processor, program: str | None, output: str | None, options: dic
         raise InputError("give only one of --rt, --frame and --frames")
     movie = frames is not None
     check_picture_suffix(output, movie)
-    session = processor.run_session(load(program), model=options["model"], divisor=options["divisor"])
+    session = processor.run_session(load(program), model=options["model"], divisor=options["divisor"],
+                                    start=options["start"])
     for reason in session.notes:
         warn(f"{program}: note: {reason}")
     scale = options["scale"]
@@ -34,11 +34,16 @@ def run_command(processor, program: str | None, output: str | None, options: dic
     if movie:
         save_animation(output, session.animation(frames, fps, scale), fps=fps, count=frames,
                        progress=options["progress"])
-        models = {session.model_for_frame(chip_frame) for chip_frame in animation_frames(frames, fps)}
-        detail = " and ".join(f"{model} model" for model in sorted(models))
+        models = {session.model_for_frame(chip_frame) for chip_frame in session.animation_frames(frames, fps)}
+        detail = " and ".join(f"{model} model" for model in sorted(models)) + _after_upload(session)
         return written_summary(output, width, height, frames=frames, fps=fps, detail=detail)
     if frame is not None:
         save_image(output, session.frame(frame, scale))
     else:
         save_image(output, session.frame_with_rt(1 if rt is None else rt, scale))
-    return written_summary(output, width, height, detail=f"{session.model_for_frame(frame)} model")
+    return written_summary(output, width, height,
+                           detail=f"{session.model_for_frame(frame)} model{_after_upload(session)}")
+
+
+def _after_upload(session) -> str:
+    return ", after the upload" if session.uploads else ""

@@ -464,10 +464,10 @@ def rt_of_frame(frame: int, divisor: int = RESET_DIVISOR) -> int:
     return (2 * frame // (divisor + 1)) % 64
 
 
-def first_frame_with_rt(rt: int, divisor: int = RESET_DIVISOR) -> int:
-    """The first frame k after reset during which RT = ``rt``."""
+def first_frame_with_rt(rt: int, divisor: int = RESET_DIVISOR, earliest: int = 0) -> int:
+    """The first frame k >= ``earliest`` (counted from reset) during which RT = ``rt``."""
     divisor = _check_divisor(divisor)
-    for k in range(64 * (divisor + 1) + 1):  # one whole RT period
+    for k in range(earliest, earliest + 64 * (divisor + 1) + 1):  # one whole RT period
         if rt_of_frame(k, divisor) == rt:
             return k
     raise InputError(f"RT never equals {rt} with divisor {divisor}")
@@ -562,14 +562,19 @@ def render_uploaded_frames(uart_bytes: Sequence[int], frames: Iterable[int],
     machine = ExactMachine(RESET_PROGRAMS[_check_revision(rev)], rev=rev)
     effects = upload_schedule(uart_bytes, rev)
     for k in sorted(set(frames)):
-        frame_end = (k + 1) * CLOCKS_PER_FRAME
-        while effects and effects[0].after_update <= frame_end:
-            effect = effects.pop(0)
-            machine.run_until(effect.after_update)
-            if effect.action == "write":
-                machine.write_slot(effect.slot, effect.value)
-            else:
-                machine.set_divisor(effect.value)
+        receive(machine, effects, (k + 1) * CLOCKS_PER_FRAME)
         while machine.frame_index < k:
             machine.run_frame()
         yield k, machine.run_frame()
+
+
+def receive(machine: ExactMachine, effects: list[UartEffect], update: int) -> None:
+    """Apply, each at its clock, the effects in ``effects`` that land by update ``update``
+    (removing them from the list)."""
+    while effects and effects[0].after_update <= update:
+        effect = effects.pop(0)
+        machine.run_until(effect.after_update)
+        if effect.action == "write":
+            machine.write_slot(effect.slot, effect.value)
+        else:
+            machine.set_divisor(effect.value)

@@ -1,9 +1,19 @@
 """Choosing and driving a TPP emulator: which frames to render, with which model.
 
 The simple model (:mod:`.simple`) is used only where :mod:`.analysis` proves it gives
-the hardware's picture; otherwise the exact cycle model (:mod:`.exact`) runs from reset
-with the program preloaded. Frames are numbered from reset (frame 0 starts at reset);
-RT during frame k is ``floor(2k / (N + 1)) mod 64`` for time divisor N.
+the hardware's picture; otherwise the exact cycle model (:mod:`.exact`) runs from reset.
+
+Where the program starts: ``reset`` has it in instruction memory at reset (registers and
+flag at their reset values); ``upload`` does what a chip does, running the revision's reset
+program until the standard 60-byte UART upload (with the upstream regression's timing) has
+replaced it, so a program that reads a register or the flag before setting it sees what the
+reset program and the upload left there. ``auto`` uploads exactly such programs: for the
+others both starts give the same frames once the program runs.
+
+Frames are numbered from reset (frame 0 starts at reset); RT during frame k is
+``floor(2k / (N + 1)) mod 64`` for time divisor N. After an upload, the program's first
+frame is the one the upstream regression captures (frame 5): ``--rt`` looks from there, and
+animations start there.
 """
 
 from __future__ import annotations
@@ -16,11 +26,14 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from ...render.images import colours6_to_rgb, scale_nearest
-from .analysis import simple_model_obstacles
-from .exact import ExactMachine, first_frame_with_rt, rt_of_frame
+from . import uart
+from .analysis import prior_state_reads, simple_model_obstacles
+from .exact import (CLOCKS_PER_FRAME, RESET_PROGRAMS, ExactMachine, UartEffect, first_frame_with_rt,
+                    receive, rt_of_frame, upload_capture_frame, upload_schedule)
 from .simple import BLOCK, SimpleModel
 
 MODELS = ("auto", "simple", "exact")
+STARTS = ("auto", "reset", "upload")
 # About a minute of emulation (4.5 ms a frame) and 2.8 minutes of chip time.
 MAX_EXACT_FRAMES_WITHOUT_REPEAT = 10_000
 DEFAULT_DIVISOR = 5
@@ -31,6 +44,16 @@ CHIP_FPS = 60.0
 class ModelChoice:
     model: str
     reasons: list[str]
+
+
+def choose_start(image: Sequence[int], rev: str, requested: str = "auto") -> ModelChoice:
+    """Where the program starts (``reset`` or ``upload``), and the reads of prior state."""
+    if requested not in STARTS:
+        raise InputError(f"unknown start '{requested}' (use {', '.join(STARTS)})")
+    reads = prior_state_reads(image, rev)
+    if requested != "auto":
+        return ModelChoice(requested, reads)
+    return ModelChoice("upload" if reads else "reset", reads)
 
 
 def choose_model(image: Sequence[int], rev: str, requested: str = "auto") -> ModelChoice:
@@ -46,11 +69,12 @@ class RunSession:
     """Renders frames of one program, each with the model that is right for it.
 
     With ``model="auto"`` a well-behaved program uses the simple model except for
-    frame 0 after reset, which starts from the reset state and so needs the exact model.
+    frame 0 after reset, which starts from the reset state, and the frames before an
+    upload has put the program in place: those need the exact model.
     """
 
     def __init__(self, image: Sequence[int], rev: str = "B", model: str = "auto",
-                 divisor: int = DEFAULT_DIVISOR):
+                 divisor: int = DEFAULT_DIVISOR, start: str = "auto"):
         if not 0 <= divisor <= 63:
             raise InputError(f"time divisor {divisor} out of range (0 to 63)")
         if rev == "A" and divisor != DEFAULT_DIVISOR:
@@ -58,19 +82,31 @@ class RunSession:
         self.image, self.rev, self.divisor = list(image), rev, divisor
         self.requested = model
         self.choice = choose_model(self.image, rev, model)
+        self.start = choose_start(self.image, rev, start)
+        self.requested_start = start
+        self.uploads = self.start.model == "upload"
+        # The program's first frame: after an upload, the one the upstream regression captures.
+        self.first_frame = upload_capture_frame(len(uart.upload_bytes(self.image))) if self.uploads else 0
         self._simple = SimpleModel(self.image, rev) if self.choice.model == "simple" else None
         self._exact = None
+        self._pending: list[UartEffect] = []
 
     @property
     def notes(self) -> list[str]:
+        notes = []
+        if self.requested_start == "auto" and self.uploads:
+            notes.append(f"starting after an upload, as on the chip: {self.start.reasons[0]} "
+                         "(--start reset preloads the program instead)")
         if self.requested == "auto" and self.choice.model == "exact":
-            return [f"using the exact model: {self.choice.reasons[0]}"]
+            notes.append(f"using the exact model: {self.choice.reasons[0]}")
         if self.choice.model == "simple" and self.choice.reasons:
-            return [f"the simple model may differ from the hardware: {reason}" for reason in self.choice.reasons]
-        return []
+            notes += [f"the simple model may differ from the hardware: {reason}" for reason in self.choice.reasons]
+        return notes
 
     def _uses_simple(self, frame: int) -> bool:
-        return self._simple is not None and not (self.requested == "auto" and frame == 0)
+        if self._simple is None or self.requested != "auto":
+            return self._simple is not None
+        return frame != 0 and frame >= self.first_frame
 
     def model_for_frame(self, frame: int | None) -> str:
         """The model that renders ``frame`` after reset (None: a frame chosen by RT)."""
@@ -81,10 +117,18 @@ class RunSession:
         return next(self.frames_colours([frame]))
 
     def frame_with_rt_colours(self, rt: int) -> np.ndarray:
-        """The first frame whose RT is ``rt`` (for the simple model: any frame with that RT)."""
+        """The program's first frame whose RT is ``rt`` (for the simple model: any frame with that RT)."""
         if self._simple is not None:
             return self._simple.frame_colours(rt)
-        return self.frame_colours(first_frame_with_rt(rt, self.divisor))
+        return self.frame_colours(self.frame_with_rt_index(rt))
+
+    def frame_with_rt_index(self, rt: int) -> int:
+        """The number of the program's first frame whose RT is ``rt``."""
+        return first_frame_with_rt(rt, self.divisor, self.first_frame)
+
+    def animation_frames(self, count: int, fps: float) -> list[int]:
+        """Chip frames an animation of ``count`` frames at ``fps`` shows, from the program's first."""
+        return [self.first_frame + frame for frame in animation_frames(count, fps)]
 
     def frames_colours(self, frames: Sequence[int]) -> Iterator[np.ndarray]:
         """Colours of each requested frame; ``frames`` ascending (repeats allowed)."""
@@ -102,11 +146,25 @@ class RunSession:
         """Run the exact model forward from reset through the requested frames."""
         for frame in sorted(set(frames)):
             if self._exact is None or self._exact.frame_index > frame:
-                self._exact = ExactMachine(self.image, rev=self.rev, divisor=self.divisor)
-                self._boundaries: dict[bytes, int] = {}
-                self._period: int | None = None
+                self._restart_exact()
             self._advance_exact_to(frame)
+            self._receive_until((frame + 1) * CLOCKS_PER_FRAME)
             yield frame, self._exact.run_frame()
+
+    def _restart_exact(self) -> None:
+        """The exact model at reset: with the program preloaded, or with the revision's reset
+        program and the upload's writes to come."""
+        if self.uploads:
+            self._exact = ExactMachine(RESET_PROGRAMS[self.rev], rev=self.rev, divisor=self.divisor)
+            self._pending = upload_schedule(uart.upload_bytes(self.image), self.rev)
+        else:
+            self._exact = ExactMachine(self.image, rev=self.rev, divisor=self.divisor)
+        self._boundaries: dict[bytes, int] = {}
+        self._period: int | None = None
+
+    def _receive_until(self, update: int) -> None:
+        """Apply the upload's writes that land by update ``update``, each at its clock."""
+        receive(self._exact, self._pending, update)
 
     def _advance_exact_to(self, frame: int) -> None:
         """Bring the exact model to the start of ``frame``.
@@ -119,6 +177,10 @@ class RunSession:
         """
         machine = self._exact
         while machine.frame_index < frame:
+            if self._pending:  # frames during the upload: the program is still changing
+                self._receive_until((machine.frame_index + 1) * CLOCKS_PER_FRAME)
+                machine.run_frame()
+                continue
             if self._period is None:
                 key = hashlib.blake2b(machine.periodic_state(), digest_size=16).digest()
                 earlier = self._boundaries.setdefault(key, machine.frame_index)
@@ -146,7 +208,7 @@ class RunSession:
         return to_rgb(self.frame_with_rt_colours(rt), scale)
 
     def animation(self, count: int, fps: float, scale: int = BLOCK) -> Iterator[np.ndarray]:
-        for colours in self.frames_colours(animation_frames(count, fps)):
+        for colours in self.frames_colours(self.animation_frames(count, fps)):
             yield to_rgb(colours, scale)
 
 
