@@ -41,28 +41,29 @@ CHIP_FPS = 60.0
 
 
 @dataclass
-class ModelChoice:
-    model: str
+class Choice:
+    """What was chosen (a model, a start) and the facts about the program behind it."""
+
+    chosen: str
     reasons: list[str]
 
 
-def choose_start(image: Sequence[int], rev: str, requested: str = "auto") -> ModelChoice:
-    """Where the program starts (``reset`` or ``upload``), and the reads of prior state."""
-    if requested not in STARTS:
-        raise InputError(f"unknown start '{requested}' (use {', '.join(STARTS)})")
+def _choose(what: str, options: Sequence[str], requested: str, reasons: list[str], automatic: str) -> Choice:
+    if requested not in options:
+        raise InputError(f"unknown {what} '{requested}' (use {', '.join(options)})")
+    return Choice(automatic if requested == "auto" else requested, reasons)
+
+
+def choose_start(image: Sequence[int], rev: str, requested: str = "auto") -> Choice:
+    """Where the program starts (``reset`` or ``upload``), and its reads of prior state."""
     reads = prior_state_reads(image, rev)
-    if requested != "auto":
-        return ModelChoice(requested, reads)
-    return ModelChoice("upload" if reads else "reset", reads)
+    return _choose("start", STARTS, requested, reads, "upload" if reads else "reset")
 
 
-def choose_model(image: Sequence[int], rev: str, requested: str = "auto") -> ModelChoice:
-    if requested not in MODELS:
-        raise InputError(f"unknown model '{requested}' (use {', '.join(MODELS)})")
-    reasons = simple_model_obstacles(image, rev)
-    if requested != "auto":
-        return ModelChoice(requested, reasons)
-    return ModelChoice("simple" if not reasons else "exact", reasons)
+def choose_model(image: Sequence[int], rev: str, requested: str = "auto") -> Choice:
+    """The emulator (``simple`` or ``exact``), and why the simple model may not be exact."""
+    obstacles = simple_model_obstacles(image, rev)
+    return _choose("model", MODELS, requested, obstacles, "exact" if obstacles else "simple")
 
 
 class RunSession:
@@ -84,10 +85,10 @@ class RunSession:
         self.choice = choose_model(self.image, rev, model)
         self.start = choose_start(self.image, rev, start)
         self.requested_start = start
-        self.uploads = self.start.model == "upload"
+        self.uploads = self.start.chosen == "upload"
         # The program's first frame: after an upload, the one the upstream regression captures.
         self.first_frame = upload_capture_frame(len(uart.upload_bytes(self.image))) if self.uploads else 0
-        self._simple = SimpleModel(self.image, rev) if self.choice.model == "simple" else None
+        self._simple = SimpleModel(self.image, rev) if self.choice.chosen == "simple" else None
         self._exact = None
         self._pending: list[UartEffect] = []
 
@@ -97,9 +98,9 @@ class RunSession:
         if self.requested_start == "auto" and self.uploads:
             notes.append(f"starting after an upload, as on the chip: {self.start.reasons[0]} "
                          "(--start reset preloads the program instead)")
-        if self.requested == "auto" and self.choice.model == "exact":
+        if self.requested == "auto" and self.choice.chosen == "exact":
             notes.append(f"using the exact model: {self.choice.reasons[0]}")
-        if self.choice.model == "simple" and self.choice.reasons:
+        if self.choice.chosen == "simple" and self.choice.reasons:
             notes += [f"the simple model may differ from the hardware: {reason}" for reason in self.choice.reasons]
         return notes
 
