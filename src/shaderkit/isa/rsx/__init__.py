@@ -7,6 +7,11 @@ Three processor names share this package:
 * ``rsx``: ``.vpo`` / ``.fpo`` containers and assembly text, which say what they hold. It decodes
   no bare words (they do not say which kind they are), so its per-instruction face refuses.
 
+A variant may also carry the texture targets of ``--texture-target UNIT=RECT``: the fragment
+texture units sampled as rectangles where a program does not record it itself (bare microcode
+has no parameter table; :func:`.image.rectangle_units_for`). Disassembly, decompilation and
+runs honour them.
+
 ``rsx-vp`` and ``rsx-fp`` have the per-instruction face of every instruction set (``decode``,
 ``encode``, ``format``, ``parse``), adapted in :mod:`.face`: a word is a normalised 32-bit word
 (FP halves already swapped back), an instruction 4 words, or 8 for a fragment instruction
@@ -16,8 +21,8 @@ Modules: :mod:`.fields` and :mod:`.opcodes` are the declarative description,
 :mod:`.instruction` the instruction values and their views, :mod:`.description` (with
 :mod:`.description_vertex` / :mod:`.description_fragment`) the instructions in core's model,
 :mod:`.assembly` (with :mod:`.assembly_declarations`, :mod:`.assembly_macros`,
-:mod:`.assembly_hints`) / :mod:`.printer` / :mod:`.listing` the text forms, :mod:`.container`
-and :mod:`.image` the files,
+:mod:`.assembly_hints`, :mod:`.assembly_targets`) / :mod:`.printer` / :mod:`.listing` the text
+forms, :mod:`.container` and :mod:`.image` the files,
 :mod:`.fragment` / :mod:`.vertex` / :mod:`.semantics` / :mod:`.textures` the emulator,
 :mod:`.pipeline` the small renderer, :mod:`.glsl` the decompiler and :mod:`.gl` the GL runner.
 """
@@ -69,8 +74,9 @@ class Rsx:
     byte_order = "big"
     source_suffixes = SOURCE_SUFFIXES
 
-    def __init__(self, kind: ProgramKind | None):
+    def __init__(self, kind: ProgramKind | None, texture_targets: dict[int, str] | None = None):
         self.kind = kind
+        self.texture_targets = dict(texture_targets or {})  # unit -> RECT or 2D, from --texture-target
         self.name = {None: "rsx", ProgramKind.VERTEX: "rsx-vp", ProgramKind.FRAGMENT: "rsx-fp"}[kind]
         # Core's model of the kind's instructions; the container-level ``rsx`` decodes no words.
         self.description: Description | None = DESCRIPTIONS.get(kind)
@@ -174,12 +180,18 @@ class Rsx:
         program = assembled.program
         if parameters is None:
             parameters = images.parameters_from_assembly(assembled)
+        parameters = images.with_rectangle_samplers(parameters, assembled, filename)
         header = images.header_for(program, header_values, parameters, source)
         constants = dict(assembled.constants) if program.kind is ProgramKind.VERTEX else {}
         if parameters:
             constants.update(images.constants_from_parameters(parameters))
         image = images.RsxImage(program, constants, parameters, header)
         return AssembledRsx(image, tuple(assembled.warnings))
+
+    def rectangle_units(self, image: images.RsxImage) -> frozenset[int]:
+        """The fragment texture units ``image`` samples as rectangles: its records' and this
+        variant's ``--texture-target`` ones."""
+        return images.rectangle_units_for(image, self.texture_targets)
 
     def _image(self, program: images.RsxImage | Sequence[int]) -> images.RsxImage:
         """An image as it is, or one made of normalised words of this object's kind."""
@@ -191,11 +203,12 @@ class Rsx:
                     style: str = "nv") -> str:
         """Form A text of an image (or of normalised words) that assembles back to it."""
         image = self._image(image)
+        rectangles = self.rectangle_units(image)
         if style == "rpcs3":
             from .listing import listing
             return listing(image.program, image.parameters)
         from .disassembler import disassemble
-        text = disassemble(image.program, image.parameters, addresses=addresses)
+        text = disassemble(image.program, image.parameters, addresses=addresses, rectangle_units=rectangles)
         if image.container is None:
             return text
         # The container's table and sub-header ride along as significant comments.
@@ -211,7 +224,7 @@ class Rsx:
     def decompile(self, image: images.RsxImage) -> str:
         from .glsl import decompile
         header = image.header if image.kind is ProgramKind.FRAGMENT else None
-        return decompile(image.program, image.parameters, header=header)
+        return decompile(image.program, image.parameters, header=header, rectangle_units=self.rectangle_units(image))
 
     # -- running ---------------------------------------------------------------------------
 
@@ -238,8 +251,8 @@ class Rsx:
         return documentation(self.kind)
 
 
-def make_isa(kind: str | None = None, **_ignored) -> Rsx:
-    return Rsx(KINDS[kind])
+def make_isa(kind: str | None = None, texture_target: Sequence[str] = (), **_ignored) -> Rsx:
+    return Rsx(KINDS[kind], images.parse_texture_targets(texture_target))
 
 
 __all__ = ["Rsx", "AssembledRsx", "make_isa"]

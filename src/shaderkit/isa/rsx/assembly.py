@@ -18,7 +18,9 @@ what is RSX about a whole program, as the driver's hooks:
   ``REP`` open a block whose ``ELSE``/``ENDIF``/``ENDLOOP``/``ENDREP`` give the opener its
   word offsets (carried fields);
 * ``#! field=value …`` hints (:mod:`.assembly_hints`) as field overrides, and ``#! trailing w w w
-  w`` after ``END``, a slot of words after the program's end.
+  w`` after ``END``, a slot of words after the program's end;
+* the texture targets, which the words do not hold (:mod:`.assembly_targets`): the units read
+  as RECT, for the container to record, and an error for a unit read both as RECT and as 2D.
 
 An address is a slot for a vertex program (branch targets are slots) and a 32-bit word for a
 fragment program (block offsets and call targets count words, spec 3.9).
@@ -38,10 +40,11 @@ from shaderkit.core.model.templates import split_operands
 
 from . import assembly_declarations, syntax
 from .assembly_blocks import CLOSERS, OPENERS, Blocks
-from .assembly_comments import CONSTANT_READ, AnyConstant, DeclaringComments, Uniform  # noqa: F401 (Uniform: results)
+from .assembly_comments import CONSTANT_READ, AnyConstant, DeclaringComments, Sampler, Uniform  # noqa: F401 (results)
 from .assembly_declarations import Declarations, Names, OperandCheck
 from .assembly_hints import LITERAL, is_native, read_hints
 from .assembly_macros import NATIVE_MISPLACED, expansion, macro_name, macro_spellings, native_applies
+from .assembly_targets import TextureTargets, read_targets
 from .container import ProgramKind
 from .description_fragment import FRAGMENT
 from .description_vertex import VERTEX
@@ -68,13 +71,16 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 class AssembledProgram:
     """A program with what its text declares: ``constants`` (``#const`` and VP ``PARAM {…}``
     values by c[] index), ``uniforms`` (``#var``), ``literal_constants`` (FP: the slot of each
-    literal read from a declared c[N] → N) and the warnings."""
+    literal read from a declared c[N] → N), the warnings, the ``texture_targets`` its texture
+    instructions give their units and the ``samplers`` ``#var … texunit N`` lines name."""
 
     program: Program
     constants: dict[int, tuple[float, float, float, float]]
     uniforms: tuple[Uniform, ...]
     literal_constants: dict[int, int]
     warnings: tuple[Diagnostic, ...]
+    texture_targets: TextureTargets = TextureTargets()
+    samplers: tuple[Sampler, ...] = ()
 
 
 def assemble(source: str, filename: str = "<input>", kind: ProgramKind | None = None) -> AssembledProgram:
@@ -98,6 +104,7 @@ class _Assembly:
         self.blocks = Blocks(self._not_after_end)
         self.statement_words: set[str] = set()  # the names statements use
         self.scan = None
+        self.texture_targets = TextureTargets()  # read by the check hook
 
     @property
     def description(self) -> Description:
@@ -136,7 +143,7 @@ class _Assembly:
         return AssembledProgram(Program(self.kind, tuple(instructions), tuple(state.data.get("trailing", ()))),
                                 {index: words_to_floats(bits) for index, bits in sorted(constants.items())},
                                 tuple(self.comments.uniforms()), self._literal_constants(program),
-                                tuple(program.warnings))
+                                tuple(program.warnings), self.texture_targets, tuple(final.samplers))
 
     def _as_written(self, diagnostic: Diagnostic) -> Diagnostic:
         """``diagnostic`` quoting its line as written (the driver saw the header blanked and the
@@ -335,6 +342,11 @@ class _Assembly:
             if statement.overrides:
                 yield from self._check_hints(program, index, statement.overrides)
         yield from self.blocks.unclosed(call)
+        if self.fragment:
+            self.texture_targets, problems = read_targets(
+                (self._instruction(item), statement) for item, statement in zip(program.instructions,
+                                                                                 program.statements))
+            yield from problems
         for name in program.definitions:
             if ADDRESS_REGISTER_NAME.fullmatch(name):
                 yield program.definition_diagnostic(name, "a label cannot be named like an address register")

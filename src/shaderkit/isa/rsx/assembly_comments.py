@@ -3,7 +3,9 @@
 
 * ``#const c[N] = x y z w`` gives constant ``c[N]`` a value (1 to 4 numbers, missing lanes 0).
 * ``#var type name : semantic : c[N], count : paramno : referenced`` binds a uniform to
-  ``c[N]`` … ``c[N + count - 1]``; other ``#var`` lines (varyings, samplers) only inform.
+  ``c[N]`` … ``c[N + count - 1]``; ``#var samplerRECT name :  : texunit N : paramno :
+  referenced`` (as cgc writes a sampler) names texture unit N's parameter record; other ``#var``
+  lines (varyings, unbound uniforms) only inform.
 * ``#default name = x y z w …`` gives a uniform its value, one vec4 per row.
 
 A fragment program has no constant memory: reading ``c[N]`` reads the literal slot, whose words
@@ -45,6 +47,18 @@ class Uniform:
     default: tuple[tuple[float, float, float, float], ...] | None = None
 
 
+@dataclass(frozen=True)
+class Sampler:
+    """A ``#var`` line bound to texture unit ``unit`` (``texunit N``). The instructions, not the
+    declared type, say how the unit is sampled; the line gives its parameter record a name."""
+
+    name: str
+    type: str
+    unit: int
+    parameter_number: int | None
+    referenced: int | None
+
+
 @dataclass
 class Declared:
     """What the declaring comments of one pass gave, in line order (values as raw bits)."""
@@ -52,6 +66,7 @@ class Declared:
     constants: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     uniforms: list[Uniform] = field(default_factory=list)
     defaults: dict[str, list[int]] = field(default_factory=dict)
+    samplers: list[Sampler] = field(default_factory=list)
 
 
 class AnyConstant(Mapping[str, int]):
@@ -117,14 +132,6 @@ class DeclaringComments:
             raise SourceError("#var needs a type and a name", *_whole(call, "#var"))
         type_text, name = head[0], " ".join(head[1:])
         resource = parts[2].strip() if len(parts) > 2 else ""
-        found = re.fullmatch(r"c\[(\d+)\](?:\s*,\s*(\d+))?", resource)
-        if found is None:
-            return  # varyings, samplers, unbound uniforms: informative only
-        index, count = syntax.small_decimal(found.group(1)), syntax.small_decimal(found.group(2) or "1")
-        limit = syntax.VP_CONSTANTS if self.kind is ProgramKind.VERTEX else 1 << 16
-        if index is None or count is None or count < 1 or index + count > limit:
-            raise SourceError(f"#var {name}: c[{found.group(1)}], {found.group(2) or 1} is out of range",
-                              *_whole(call, "#var"))
 
         def number(position: int) -> int | None:
             text = parts[position].strip() if len(parts) > position else ""
@@ -132,6 +139,22 @@ class DeclaringComments:
             magnitude = syntax.small_decimal(value.group(2)) if value else None
             return None if magnitude is None else -magnitude if value.group(1) else magnitude
 
+        texture_unit = re.fullmatch(r"texunit\s+(\d+)", resource)
+        if texture_unit is not None:
+            unit = syntax.small_decimal(texture_unit.group(1))
+            if unit is None or unit >= syntax.TEXTURE_UNITS:
+                raise SourceError(f"#var {name}: texunit {texture_unit.group(1)} is out of range "
+                                  f"(0-{syntax.TEXTURE_UNITS - 1})", *_whole(call, "#var"))
+            self.passes[call.final].samplers.append(Sampler(name, type_text, unit, number(3), number(4)))
+            return
+        found = re.fullmatch(r"c\[(\d+)\](?:\s*,\s*(\d+))?", resource)
+        if found is None:
+            return  # varyings, unbound uniforms: informative only
+        index, count = syntax.small_decimal(found.group(1)), syntax.small_decimal(found.group(2) or "1")
+        limit = syntax.VP_CONSTANTS if self.kind is ProgramKind.VERTEX else 1 << 16
+        if index is None or count is None or count < 1 or index + count > limit:
+            raise SourceError(f"#var {name}: c[{found.group(1)}], {found.group(2) or 1} is out of range",
+                              *_whole(call, "#var"))
         self.passes[call.final].uniforms.append(Uniform(name, type_text, index, count, number(3), number(4)))
 
     def _default(self, call: DirectiveCall) -> None:

@@ -15,10 +15,16 @@ TEXTURES = [
     option("--filter", "filter", type=click.Choice(["linear", "nearest"]), default="linear", show_default=True,
            help="Texture filtering."),
     option("--wrap", type=click.Choice(["repeat", "clamp", "mirror"]), default="repeat", show_default=True,
-           help="Texture wrap mode."),
+           help="Texture wrap mode (of 2D textures: a RECT unit's rectangle texture clamps to its edge)."),
     option("--budget", type=click.IntRange(1, None), default=None,
            help="Lane-instructions a picture may take (default 2,000,000,000, plus 5 s of running time)."),
 ]
+# Selects the variant: decompile hands the ISA object nothing else (make_isa receives it).
+TEXTURE_TARGET = option("--texture-target", "texture_target", multiple=True, selects_variant=True,
+                        help="UNIT=RECT (or UNIT=2D), repeatable: how a fragment program samples a texture unit "
+                             "where the program records no sampler for it (bare microcode never does); RECT reads "
+                             "a rectangle texture at texel coordinates. Contradicting a container's record is an "
+                             "error.")
 MESH = option("--mesh", default=None, help="Wavefront OBJ mesh to draw (rsx) or whose vertices to run (rsx-vp).")
 CONSTANTS = option("--const", "const", multiple=True,
                    help="c[N]=x,y,z,w or NAME=x,y,z,w (16 numbers for a matrix), repeatable.")
@@ -43,7 +49,8 @@ USAGE = {
 
 def command_options(kind: str | None = None, **variant) -> dict[str, list]:
     run = {None: PIPELINE, "vertex": [MESH, CONSTANTS], "fragment": FRAGMENT}[kind]
-    return {"disasm": [STYLE], "run": [*run, *TEXTURES]}
+    targets = [] if kind == "vertex" else [TEXTURE_TARGET]  # fragment texture units
+    return {"disasm": [STYLE, *targets], "decompile": targets, "run": [*run, *TEXTURES, *targets]}
 
 
 def usage(kind: str | None = None) -> dict[str, list[str]]:

@@ -20,7 +20,10 @@
 * ``-m rsx-vp prog.bin --mesh model.obj -o out.npy``: a vertex program alone over a mesh's
   vertices; the ``.npy`` holds its outputs as float32 ``[vertex][o index][lane]``.
 
-Options shared by all: ``--texture UNIT=file.png`` (repeatable), ``--filter``, ``--wrap``,
+Options shared by all: ``--texture UNIT=file.png`` (repeatable), ``--filter``, ``--wrap`` (a
+unit the fragment program samples as RECT, by its container's samplerRECT record or
+``--texture-target UNIT=RECT``, gets a rectangle texture, read at texel coordinates and
+clamped to its edge),
 ``--const c[N]=x,y,z,w`` (any vertex constant register, declared or not) or ``--const NAME=…``
 (a uniform named by either program's ``#var`` lines or container; 16 numbers fill a vertex
 matrix's four rows; a fragment uniform takes 4), ``--input NAME=x,y,z,w`` (fragment inputs).
@@ -42,6 +45,7 @@ from shaderkit.core.options import parse_numbers, parse_size
 
 from .container import ProgramKind
 from .image import RsxImage
+from .textures import as_rectangles
 from .uniforms import (TIME_REGISTER, TIME_UNIFORM, check_settings, fill_vertex_constants, fragment_with_values,
                        parse_constant_settings, reads_time, unset_uniforms)
 
@@ -144,7 +148,8 @@ def _run_fragment(processor, program, output, options, load) -> str:
     output = _check_output(output, (".npy", ".png"))
     width, height = parse_size(options["fullscreen"], "--fullscreen") if options["fullscreen"] else DEFAULT_FULLSCREEN
     image = load(program)
-    textures = parse_textures(options["texture"], options["filter"], options["wrap"])
+    textures = as_rectangles(parse_textures(options["texture"], options["filter"], options["wrap"]),
+                             processor.rectangle_units(image))
     rgba, killed = run_fullscreen(image.program, width, height, parse_inputs(options["input"]), textures=textures,
                                   output_from_h0=image.colour_from_h0,
                                   budget=_budget(options, {ProgramKind.FRAGMENT: program}))
@@ -202,7 +207,8 @@ def _run_pipeline(processor, output, options, warn) -> str:
     vertex_source = options["vp"] or "the built-in vertex program"
     vertex = (processor.load_file(options["vp"], ProgramKind.VERTEX) if options["vp"]
               else builtin_vertex_image(processor.assemble))
-    textures = parse_textures(options["texture"], options["filter"], options["wrap"])
+    textures = as_rectangles(parse_textures(options["texture"], options["filter"], options["wrap"]),
+                             processor.rectangle_units(fragment))
     mesh = load_obj(options["mesh"], float32=True)
     for note in mesh.notes:
         warn(f"{options['mesh']}: note: {note}")

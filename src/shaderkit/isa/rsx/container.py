@@ -62,7 +62,11 @@ class CgProfile(enum.IntEnum):
 
 
 class CgType(enum.IntEnum):
-    """Parameter type codes seen in sce-cgc output (others are kept as raw integers)."""
+    """Parameter type codes, the numbers of Cg's ``CGtype`` enum that sce-cgc writes (others are
+    kept as raw integers). All but SAMPLERRECT were seen in sce-cgc output; 1068 is
+    ``CG_SAMPLERRECT`` of Cg's public headers (between CG_SAMPLER3D 1067 and CG_SAMPLERCUBE 1069,
+    the 1066 and 1069 of spec 4.1), the record that keeps a unit's RECT target (the microcode
+    has no bit for it, spec 3.7)."""
 
     FLOAT = 1045
     FLOAT2 = 1046
@@ -70,6 +74,7 @@ class CgType(enum.IntEnum):
     FLOAT4 = 1048
     FLOAT4X4 = 1064
     SAMPLER2D = 1066
+    SAMPLERRECT = 1068
     SAMPLERCUBE = 1069
     FLOAT1 = 1091
 

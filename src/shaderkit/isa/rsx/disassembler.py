@@ -11,6 +11,10 @@ labels, block keywords, and exactness. Conventions (bare ucode carries no names)
 * VP constants come from the container's parameter records (``#var`` for uniforms, ``#const``
   for sce-cgc's internal constants); any other constant read gets ``#var float4 cN :  : c[N], 1
   : -1 : 1``, since the contents of constant memory are not part of the program.
+* FP texture instructions print their target as ``RECT`` on the units the container's records
+  (a samplerRECT record) or the caller (``rectangle_units``, from ``--texture-target``) say are
+  sampled as rectangles, else as ``2D``: the microcode holds no target (spec 3.7), only CUBE's
+  perspective flag.
 * VP branch and call targets (and FP CAL targets) get a label ``L<slot>:`` on the line before
   the target; a target outside the program prints as ``L0`` plus hints.
 * A VP slot with both units busy prints as ``vector-op + scalar-op`` on one line (a lone
@@ -34,20 +38,19 @@ labels, block keywords, and exactness. Conventions (bare ucode carries no names)
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from . import fields as layout
 from . import syntax
 from .container import CgParameter, CgType, CgVariability, ProgramKind
+from .image import rectangle_units as _rectangle_units
+from .image import type_name
 from .instruction import Instruction, Program, floats_to_words
 from .printer import Spelling, outline, statement_line
 
 HEADERS = {ProgramKind.VERTEX: ("!!ARBvp1.0", "OPTION NV_vertex_program3;"),
            ProgramKind.FRAGMENT: ("!!ARBfp1.0", "OPTION NV_fragment_program2;")}
 CONSTANT_REGISTER_RESOURCE = 2178  # a VP parameter bound to c[resIndex] (spec 4.1)
-TYPE_NAMES = {CgType.FLOAT: "float", CgType.FLOAT2: "float2", CgType.FLOAT3: "float3",
-              CgType.FLOAT4: "float4", CgType.FLOAT4X4: "float4x4", CgType.SAMPLER2D: "sampler2D",
-              CgType.SAMPLERCUBE: "samplerCUBE", CgType.FLOAT1: "float1"}
 ROWS = {CgType.FLOAT4X4: 4}
 ADDRESS_COLUMN_LIMIT = 60  # a longer statement (mostly one with hints) pushes its comment right
 
@@ -59,10 +62,6 @@ def _declarable(parameter: CgParameter) -> bool:
     """Whether the names of a record survive a #var line (they cannot hold ':' or '=')."""
     return _WRITABLE_NAME.fullmatch(parameter.name) is not None and \
         _WRITABLE_NAME.fullmatch(parameter.semantic or "_") is not None
-
-
-def _type_name(code: int) -> str:
-    return TYPE_NAMES.get(code, str(code))
 
 
 def _vector_text(bits: Sequence[int]) -> str:
@@ -112,7 +111,7 @@ def _fragment_declarations(program: Program, parameters: Sequence[CgParameter]) 
             else:
                 index, new = declarations.number(("uniform", parameter.name))
                 if new:
-                    declarations.lines.append(_var_line(parameter.name, _type_name(parameter.type),
+                    declarations.lines.append(_var_line(parameter.name, type_name(parameter.type),
                                                         parameter.semantic or "", index, 1,
                                                         parameter.parameter_number, parameter.is_referenced))
                     default = parameter.default_value_bits
@@ -147,7 +146,7 @@ def _vertex_declarations(program: Program, parameters: Sequence[CgParameter]) ->
         count = ROWS.get(parameter.type, 1)
         if index + count > syntax.VP_LIMITS["c"]:
             continue
-        declarations.lines.append(_var_line(parameter.name, _type_name(parameter.type), parameter.semantic or "",
+        declarations.lines.append(_var_line(parameter.name, type_name(parameter.type), parameter.semantic or "",
                                             index, count, parameter.parameter_number, parameter.is_referenced))
         declarations.values.update({row: None for row in range(index, index + count)})
     used = set()
@@ -198,9 +197,11 @@ def _with_addresses(lines: list[str | tuple[str, Instruction]]) -> list[str]:
 
 
 def disassemble(program: Program, parameters: Sequence[CgParameter] | None = None, *,
-                addresses: bool = False) -> str:
+                addresses: bool = False, rectangle_units: Collection[int] = ()) -> str:
     """Complete form A text of ``program``; ``parameters`` are its container's records, if any;
-    ``addresses`` ends each instruction line with its slot number and words."""
+    ``addresses`` ends each instruction line with its slot number and words; texture
+    instructions on ``rectangle_units`` (besides the units the records make samplerRECT) print
+    the target RECT."""
     parameters = tuple(parameters or ())
     kind = program.kind
     if kind is ProgramKind.VERTEX:
@@ -209,7 +210,8 @@ def disassemble(program: Program, parameters: Sequence[CgParameter] | None = Non
         declarations = _fragment_declarations(program, parameters)
     labels = _labels(program)
     spelling = Spelling(labels, literal=lambda instruction: f"c[{declarations.literal_index[instruction.slot]}]",
-                        loop_constant=lambda instruction: f"c[{declarations.loop_index[instruction.slot]}]")
+                        loop_constant=lambda instruction: f"c[{declarations.loop_index[instruction.slot]}]",
+                        rectangle_units=_rectangle_units(parameters) | frozenset(rectangle_units))
     structure = outline(program)
     last = program.instructions[-1]
     lines: list[str | tuple[str, Instruction]] = [*HEADERS[kind], *declarations.lines]

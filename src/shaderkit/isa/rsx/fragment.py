@@ -33,7 +33,10 @@ f[TEX(loop counter + displacement)] (0 outside TEX0..TEX9).
 
 Inputs and outputs. Inputs are (n, 4) arrays by name (:data:`FP_INPUTS`); COL0 and COL1 are
 clamped to [0, 1] on read; missing inputs read 0. The perspective flag (SRC2 bit 31) is ignored
-(screen-aligned input, w = 1). Textures are 2D only (:mod:`~shaderkit.isa.rsx.textures`); a unit
+(screen-aligned input, w = 1). Textures are 2D (:mod:`~shaderkit.isa.rsx.textures`): the target
+is the bound texture's state, not the program's, so a rectangle texture (``Texture.rectangle``,
+what a host binds to a unit its program samples as RECT) is addressed in texels, as the RSX's
+unnormalised textures are; a unit
 with no texture bound reads (0, 0, 0, 1) like an incomplete GL texture; TXP divides s and t by q;
 bias, LOD and gradients are ignored (no mipmaps); ``_bx2`` expands the texel to 2x - 1. DDX/DDY
 need the lanes laid out as a grid and use fine 2x2-quad differences on all four components.

@@ -18,12 +18,16 @@ goldens were rendered with llvmpipe and the tests compare to its precision. Anyt
 (moderngl, EGL, a GL 4.3 driver) raises :class:`GlUnavailable` saying what it is.
 
 Textures (:class:`~shaderkit.isa.rsx.textures.Texture`) are uploaded as RGBA32F with their
-filter (nearest/linear, no mipmaps) and wrap mode; row 0 of the texels is t = 0, as in GL.
+filter (nearest/linear, no mipmaps) and wrap mode; row 0 of the texels is t = 0, as in GL. A
+rectangle texture (``rectangle=True``) becomes a GL_TEXTURE_RECTANGLE texture, what the
+``sampler2DRect`` of a RECT unit reads; moderngl makes only 2D textures, so it is made, bound and
+released through GL 4.5's direct state access functions.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Mapping
 from functools import cache
@@ -40,8 +44,12 @@ from .textures import Texture
 from .vertex import check_attributes
 
 DEFAULT_OUTPUT = (0.0, 0.0, 0.0, 1.0)
-# GL enums moderngl has no attribute for (mirrored repeat is set through glTextureParameteri).
+# GL enums moderngl has no attribute for (mirrored repeat and rectangle textures are set up
+# through direct state access).
 GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T, GL_MIRRORED_REPEAT = 0x2802, 0x2803, 0x8370
+GL_TEXTURE_RECTANGLE, GL_RGBA32F, GL_RGBA, GL_FLOAT = 0x84F5, 0x8814, 0x1908, 0x1406
+GL_TEXTURE_MAG_FILTER, GL_TEXTURE_MIN_FILTER, GL_NEAREST, GL_LINEAR = 0x2800, 0x2801, 0x2600, 0x2601
+GL_CLAMP_TO_EDGE = 0x812F
 MINIMUM_TIMED_FRAMES = 3
 
 # A full-viewport quad at z = 0, w = 1 (window depth 0.5), drawn as a triangle strip.
@@ -94,6 +102,8 @@ def _program(context, **shaders):
 
 def _upload(context, texture: Texture):
     import moderngl
+    if texture.rectangle:
+        return _RectangleTexture(texture)
     texels = np.ascontiguousarray(texture.texels, dtype=np.float32)
     handle = context.texture((texture.width, texture.height), 4, texels.tobytes(), dtype="f4")
     smoothing = moderngl.LINEAR if texture.filter == "linear" else moderngl.NEAREST
@@ -104,28 +114,87 @@ def _upload(context, texture: Texture):
     return handle
 
 
-def _mirror(handle) -> None:
-    """GL_MIRRORED_REPEAT, which moderngl cannot set: glTextureParameteri (GL 4.5) by address."""
+@cache
+def _gl_function(name: str, *argument_types, purpose: str):
+    """A GL function moderngl has no call for, by its address (eglGetProcAddress)."""
     import ctypes
     egl = ctypes.CDLL("libEGL.so.1")
     egl.eglGetProcAddress.restype = ctypes.c_void_p
     egl.eglGetProcAddress.argtypes = [ctypes.c_char_p]
-    address = egl.eglGetProcAddress(b"glTextureParameteri")
+    address = egl.eglGetProcAddress(name.encode("ascii"))
     if not address:
-        raise GlUnavailable("OpenGL is unavailable: glTextureParameteri (mirrored wrap) is missing")
-    parameter = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_uint, ctypes.c_int)(address)
+        raise GlUnavailable(f"OpenGL is unavailable: {name} ({purpose}) is missing")
+    return ctypes.CFUNCTYPE(None, *argument_types)(address)
+
+
+def _texture_parameter(purpose: str):
+    import ctypes
+    return _gl_function("glTextureParameteri", ctypes.c_uint, ctypes.c_uint, ctypes.c_int, purpose=purpose)
+
+
+def _mirror(handle) -> None:
+    """GL_MIRRORED_REPEAT, which moderngl cannot set."""
+    parameter = _texture_parameter("mirrored wrap")
     for wrap in (GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T):
         parameter(handle.glo, wrap, GL_MIRRORED_REPEAT)
 
 
-def _bind_textures(context, textures: Mapping[int, Texture]) -> list:
-    """Upload and bind each texture to its unit; samplers use layout(binding = unit)."""
-    handles = []
-    for unit, texture in textures.items():
+class _RectangleTexture:
+    """A GL_TEXTURE_RECTANGLE texture of a :class:`Texture` (RGBA32F, its filter, clamped to the
+    edge), with the ``use``/``release`` of a moderngl texture."""
+
+    PURPOSE = "rectangle textures"
+
+    def __init__(self, texture: Texture):
+        import ctypes
+        unsigned, integer = ctypes.c_uint, ctypes.c_int
+        name = unsigned(0)
+        _gl_function("glCreateTextures", unsigned, integer, ctypes.POINTER(unsigned),
+                     purpose=self.PURPOSE)(GL_TEXTURE_RECTANGLE, 1, ctypes.byref(name))
+        self.glo = name.value
+        _gl_function("glTextureStorage2D", unsigned, integer, unsigned, integer, integer,
+                     purpose=self.PURPOSE)(self.glo, 1, GL_RGBA32F, texture.width, texture.height)
+        texels = np.ascontiguousarray(texture.texels, dtype=np.float32)
+        _gl_function("glTextureSubImage2D", unsigned, integer, integer, integer, integer, integer, unsigned,
+                     unsigned, ctypes.c_void_p, purpose=self.PURPOSE)(
+            self.glo, 0, 0, 0, texture.width, texture.height, GL_RGBA, GL_FLOAT, texels.ctypes.data)
+        smoothing = GL_LINEAR if texture.filter == "linear" else GL_NEAREST
+        parameter = _texture_parameter(self.PURPOSE)
+        for setting, value in ((GL_TEXTURE_MIN_FILTER, smoothing), (GL_TEXTURE_MAG_FILTER, smoothing),
+                               (GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE), (GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE)):
+            parameter(self.glo, setting, value)
+
+    def use(self, location: int) -> None:
+        import ctypes
+        _gl_function("glBindTextureUnit", ctypes.c_uint, ctypes.c_uint, purpose=self.PURPOSE)(location, self.glo)
+
+    def release(self) -> None:
+        import ctypes
+        if self.glo:
+            _gl_function("glDeleteTextures", ctypes.c_int, ctypes.POINTER(ctypes.c_uint),
+                         purpose=self.PURPOSE)(1, ctypes.byref(ctypes.c_uint(self.glo)))
+            self.glo = 0
+
+
+_SAMPLER = re.compile(r"layout\(binding = (\d+)\) uniform (sampler2DRect|sampler2D) ")
+
+
+def _bind_textures(context, textures: Mapping[int, Texture], glsl: str) -> list:
+    """Upload and bind each texture to its unit; samplers use layout(binding = unit). A texture
+    whose kind is not the sampler's (a rectangle texture for a ``sampler2D``, or the reverse)
+    is refused: GL would read (0, 0, 0, 1) from it without a word."""
+    samplers = {int(unit): kind for unit, kind in _SAMPLER.findall(glsl)}
+    for unit, texture in textures.items():  # all checked before any is uploaded: nothing to release
         if not isinstance(unit, (int, np.integer)) or not 0 <= unit < 16:
             raise InputError(f"texture unit {unit!r} is not 0..15")
         if not isinstance(texture, Texture):
             raise InputError(f"texture unit {unit}: expected a Texture, not {type(texture).__name__}")
+        wanted = samplers.get(int(unit))
+        if wanted is not None and (wanted == "sampler2DRect") != texture.rectangle:
+            given = "a rectangle texture" if texture.rectangle else "a 2D texture"
+            raise InputError(f"texture unit {unit}: the shader samples it as {wanted}, but {given} is bound")
+    handles = []
+    for unit, texture in textures.items():
         handle = _upload(context, texture)
         handle.use(location=int(unit))
         handles.append(handle)
@@ -148,6 +217,7 @@ class FullscreenFrame:
         if max(width, height) > largest:
             raise InputError(f"a {width} x {height} viewport is larger than OpenGL's {largest} x {largest}")
         self.context, self.width, self.height = context, int(width), int(height)
+        self.glsl = glsl
         self.program = _program(context, vertex_shader=_FULLSCREEN_VERTEX_SHADER, fragment_shader=glsl)
         self._set_inputs(overrides)
         self.quad = context.buffer(_QUAD.tobytes())
@@ -177,7 +247,7 @@ class FullscreenFrame:
         """Draw into the framebuffer (no read back)."""
         import moderngl
         if not self._handles and self.textures:
-            self._handles = _bind_textures(self.context, self.textures)
+            self._handles = _bind_textures(self.context, self.textures, self.glsl)
         for unit, handle in zip(self.textures, self._handles):
             handle.use(location=int(unit))
         self.framebuffer.use()
@@ -264,7 +334,7 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
             program["vc"].write(table[:program["vc"].array_length].tobytes())
         if "rsx_branch_bits" in program:
             program["rsx_branch_bits"].value = int(branch_bits) & 0xFFFFFFFF
-        resources += _bind_textures(context, textures)
+        resources += _bind_textures(context, textures, glsl)
         content = []
         for index, array in arrays.items():
             if INPUT_NAMES[index] in program:

@@ -11,7 +11,7 @@ shader. The work is split so that the modules depend on each other in one direct
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from shaderkit.core.diagnostics import InputError
 
@@ -22,17 +22,23 @@ from .instruction import Program
 
 
 def decompile(program: Program, parameters: Sequence[CgParameter] | None = None, *,
-              fullscreen: bool = False, header: FragmentProgramHeader | None = None) -> str:
+              fullscreen: bool = False, header: FragmentProgramHeader | None = None,
+              rectangle_units: Collection[int] = ()) -> str:
     """A complete GLSL 4.30 core shader for a decoded RSX program.
 
     ``parameters`` (a container's parameter table) names uniforms and samplers. ``fullscreen``
     (fragment programs only) computes the inputs from ``gl_FragCoord`` as the emulation goldens
     define them, for :func:`shaderkit.isa.rsx.gl.render_fragment_fullscreen`. ``header`` (a
     fragment container's sub-header) says whether the colour comes from H0 and whether the
-    program replaces depth; without it both are inferred from the code.
+    program replaces depth; without it both are inferred from the code. ``rectangle_units``
+    (fragment programs) are texture units sampled as rectangles, ``sampler2DRect``, besides those
+    the parameters record as samplerRECT: the microcode does not say (spec 3.7).
     """
     if program.kind is ProgramKind.FRAGMENT:
-        return decompile_fragment(program, parameters, fullscreen=fullscreen, header=header)
+        return decompile_fragment(program, parameters, fullscreen=fullscreen, header=header,
+                                  rectangle_units=rectangle_units)
     if fullscreen:
         raise InputError("fullscreen=True is for fragment programs; this is a vertex program")
+    if rectangle_units:
+        raise InputError("rectangle_units are a fragment program's texture units; this is a vertex program")
     return decompile_vertex(program, parameters)

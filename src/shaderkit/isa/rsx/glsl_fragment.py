@@ -27,9 +27,16 @@ by ``main`` from varyings named like the decompiled vertex program's outputs (``
 emulation goldens define them (golden/rsx/emu/README.md; inputs the README leaves out are 0, as
 in the emulator) with a per-input ``uniform vec4`` override enabled by ``rsx_override_mask``.
 
+Samplers are bound with ``layout(binding = unit)``. The texture target is runtime state the
+microcode does not hold (spec 3.7), so a unit is a ``sampler2D`` unless the container records it
+as samplerRECT or the caller names it in ``rectangle_units`` (``--texture-target``): then it is a
+``sampler2DRect`` read at texel coordinates, ``texture(s, coord.xy)`` and ``textureProj`` for TXP
+(a rectangle texture has no mipmaps, so TXB and TXL read it as TEX does, and TXD keeps its
+gradients, ``textureGrad``). The host binds a rectangle texture (GL_TEXTURE_RECTANGLE) there, as
+:mod:`.gl` does for a ``Texture`` with ``rectangle=True``.
+
 Decisions where the spec leaves room (the emulator, :mod:`.fragment`, makes the same ones, and
-test_rsx_gl_vs_emulator holds the two together): samplers are all ``sampler2D`` (the texture
-target is runtime state) bound with ``layout(binding = unit)``; the perspective flag is ignored
+test_rsx_gl_vs_emulator holds the two together): the perspective flag is ignored
 (w = 1 on a screen-aligned quad); DDX/DDY act on all four lanes; NRM writes w = 1; the input
 precision clamp of code 1 rounds to fp16 like the H operation precision; an indexed input reads
 f[TEX(loop counter + displacement)], 0 outside TEX0..TEX9; CAL is refused (unused by Cg, encoding
@@ -45,14 +52,15 @@ denormal floats (llvmpipe flushes them), so those can differ from the IEEE emula
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from shaderkit.core.diagnostics import InputError
 
 from .container import CgParameter, FragmentProgramHeader
 from .glsl_operations import translate
-from .image import colour_in_h0
+from .image import colour_in_h0, sampler_records
+from .image import rectangle_units as recorded_rectangle_units
 from .glsl_shared import (
     ALL_LANES,
     Computation,
@@ -77,7 +85,6 @@ from .instruction import (FP_INPUT_NAMES, SCALE_FACTORS, Condition, FragmentView
 from .limits import FP_TEMPORARIES
 from .printer import FORM_A, Naming, render
 
-SAMPLER_RESOURCE = 2048  # TEXUNIT0; unit n is 2048 + n (spec 4.1)
 DEPTH_REGISTER = 1
 TEXCOORD_FIRST, TEXCOORD_COUNT = 4, 10
 NO_WRITE_OPS = ("NOP", "FENCT", "FENCB", "KIL")
@@ -114,8 +121,9 @@ def fullscreen_default(index: int) -> str:
 
 
 def decompile_fragment(program: Program, parameters: Sequence[CgParameter] | None = None, *,
-                       fullscreen: bool = False, header: FragmentProgramHeader | None = None) -> str:
-    return _FragmentDecompiler(program, tuple(parameters or ()), fullscreen, header).text()
+                       fullscreen: bool = False, header: FragmentProgramHeader | None = None,
+                       rectangle_units: Collection[int] = ()) -> str:
+    return _FragmentDecompiler(program, tuple(parameters or ()), fullscreen, header, rectangle_units).text()
 
 
 # --- structure ----------------------------------------------------------------------------------
@@ -172,16 +180,16 @@ def _structure(program: Program) -> list:
 
 class _FragmentDecompiler:
     def __init__(self, program: Program, parameters: tuple[CgParameter, ...], fullscreen: bool,
-                 header: FragmentProgramHeader | None):
+                 header: FragmentProgramHeader | None, rectangle_units: Collection[int]):
         self.program = program
         self.fullscreen = fullscreen
         self.helpers = Helpers()
         self._check_opcodes()
         # Bare ucode has no header: the colour register is read off the program.
         self.output_from_h0 = bool(header.output_from_h0) if header is not None else colour_in_h0(program)
-        self.samplers = {parameter.resource - SAMPLER_RESOURCE: identifier(parameter.name, "u_")
-                         for parameter in parameters
-                         if SAMPLER_RESOURCE <= parameter.resource < SAMPLER_RESOURCE + 16}
+        self.samplers = {unit: identifier(parameter.name, "u_")
+                         for unit, parameter in sampler_records(parameters).items()}
+        self.rectangle_units = recorded_rectangle_units(parameters) | frozenset(rectangle_units)
         self.uniform_slots = {offset // 16: parameter for parameter in parameters
                               for offset in parameter.embedded_constant_offsets or ()}
         self._scan_registers()
@@ -369,7 +377,8 @@ class _FragmentDecompiler:
             view = loop.view
             return f"{{{view.loop_count}, {view.loop_start}, {view.loop_increment}}}"
         naming = Naming(literal=lambda owner: self.literals.get(owner.slot, "c"),
-                        loop_constant=loop_constant, target=lambda slot: f"slot {slot}")
+                        loop_constant=loop_constant, target=lambda slot: f"slot {slot}",
+                        rectangle_units=self.rectangle_units)
         return instruction_comment(instruction, render(instruction, naming, FORM_A)[0])
 
     def _cc(self, condition: Condition) -> str:
@@ -447,6 +456,12 @@ class _FragmentDecompiler:
         self.textures.add(unit)
         sampler = self._sampler(unit)
         xy = (0, 1)
+        if unit in self.rectangle_units:  # texel coordinates; a rectangle texture has no mipmaps
+            call = {
+                "TXP": lambda: f"textureProj({sampler}, {a.all()})",
+                "TXD": lambda: f"textureGrad({sampler}, {a.lanes(xy)}, {b.lanes(xy)}, {c.lanes(xy)})",
+            }.get(view.opcode.name, lambda: f"texture({sampler}, {a.lanes(xy)})")()
+            return self._expanded(view, call)
         call = {
             "TEX": lambda: f"texture({sampler}, {a.lanes(xy)})",
             "TXP": lambda: f"textureProj({sampler}, {a.all()})",
@@ -454,9 +469,12 @@ class _FragmentDecompiler:
             "TXL": lambda: f"textureLod({sampler}, {a.lanes(xy)}, {b.lane(0)})",
             "TXD": lambda: f"textureGrad({sampler}, {a.lanes(xy)}, {b.lanes(xy)}, {c.lanes(xy)})",
         }[view.opcode.name]()
-        if view.expand_texture:  # _bx2
-            call = f"({call} * 2.0 - 1.0)"
-        return whole(call)
+        return self._expanded(view, call)
+
+    @staticmethod
+    def _expanded(view: FragmentView, call: str) -> Result:
+        """The fetched texel, expanded to 2x - 1 when the instruction says _bx2."""
+        return whole(f"({call} * 2.0 - 1.0)" if view.expand_texture else call)
 
     def _sampler(self, unit: int) -> str:
         return self.samplers.get(unit, f"texture{unit}")
@@ -491,7 +509,8 @@ class _FragmentDecompiler:
                 if index in INPUT_VARYINGS:
                     lines.append(f"in vec4 {INPUT_VARYINGS[index]};")
         for unit in sorted(self.textures):
-            lines.append(f"layout(binding = {unit}) uniform sampler2D {self._sampler(unit)};")
+            kind = "sampler2DRect" if unit in self.rectangle_units else "sampler2D"
+            lines.append(f"layout(binding = {unit}) uniform {kind} {self._sampler(unit)};")
         lines.append("")
         if self.literal_declarations:
             lines.extend(self.literal_declarations + [""])

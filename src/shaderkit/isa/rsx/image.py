@@ -2,7 +2,11 @@
 
 An :class:`RsxImage` is a decoded program plus what the ucode alone cannot say: the values of
 vertex constants (``#const`` lines, container default values), and the container's parameter
-table and sub-header when there is one.
+table and sub-header when there is one. The table is also where a fragment program keeps the
+texture target of a unit it samples as RECT (a ``samplerRECT`` record, :func:`rectangle_units`):
+the microcode has no bit for it (spec 3.7). Assembly text that samples a unit as RECT gets that
+record (:func:`with_rectangle_samplers`); bare microcode, which has no table, takes the targets
+from ``--texture-target UNIT=RECT`` (:func:`parse_texture_targets`, :func:`rectangle_units_for`).
 
 Bare microcode travels in core.binfmt's containers. A **word** there is one 32-bit ucode word
 as spec/rsx.md decodes it (the ``*.words.txt`` words; four per 16-byte slot, FP literal slots
@@ -38,6 +42,7 @@ import numpy as np
 from shaderkit.core import binfmt
 from shaderkit.core.diagnostics import InputError
 
+from . import syntax
 from .container import (
     BINARY_FORMAT_REVISION,
     CgParameter,
@@ -59,6 +64,7 @@ from .limits import VP_CONSTANTS
 
 CONTAINER_MAGIC = {CgProfile.SCE_VP_RSX: ProgramKind.VERTEX, CgProfile.SCE_FP_RSX: ProgramKind.FRAGMENT}
 TEXCOORD_RESOURCE = 3220  # res code of TEXCOORD0 (spec 4.1); TEXCOORDn = 3220 + n
+TEXTURE_UNIT_RESOURCE = 2048  # res code of TEXUNIT0, a sampler's unit; TEXUNITn = 2048 + n (spec 4.1)
 VP_CONSTANT_RESOURCE = 2178
 KIND_SUFFIX = {ProgramKind.VERTEX: "vpo", ProgramKind.FRAGMENT: "fpo"}
 # VP output register -> attributeOutputMask bit for a write of its x lane (spec section 2.10).
@@ -472,7 +478,8 @@ def build_container(image: RsxImage) -> CgProgram:
 FP_UNIFORM_RESOURCE = 3256  # sce-cgc's "no hardware register" code; FP uniforms live in literal slots
 _TYPE_CODES = {"float": CgType.FLOAT, "float1": CgType.FLOAT1, "float2": CgType.FLOAT2, "float3": CgType.FLOAT3,
                "float4": CgType.FLOAT4, "float4x4": CgType.FLOAT4X4, "sampler2D": CgType.SAMPLER2D,
-               "samplerCUBE": CgType.SAMPLERCUBE}
+               "samplerRECT": CgType.SAMPLERRECT, "samplerCUBE": CgType.SAMPLERCUBE}
+TYPE_NAMES = {code: name for name, code in _TYPE_CODES.items()}  # type code -> how Cg spells it
 
 
 def _float_bits(value) -> tuple[int, int, int, int]:
@@ -530,3 +537,93 @@ def write_container_image(image: RsxImage, kind: ProgramKind) -> bytes:
         raise InputError(f"a {image.kind.value} program cannot be written as .{KIND_SUFFIX[kind]} "
                          f"(use -f {KIND_SUFFIX[image.kind]})")
     return write_container(build_container(image))
+
+
+# --- texture targets: RECT units ----------------------------------------------------------------
+
+
+def sampler_records(parameters: tuple[CgParameter, ...] | None) -> dict[int, CgParameter]:
+    """Texture unit -> the sampler record bound to it (resource ``TEXUNITn``)."""
+    return {parameter.resource - TEXTURE_UNIT_RESOURCE: parameter for parameter in parameters or ()
+            if TEXTURE_UNIT_RESOURCE <= parameter.resource < TEXTURE_UNIT_RESOURCE + syntax.TEXTURE_UNITS}
+
+
+def sampler_types(parameters: tuple[CgParameter, ...] | None) -> dict[int, int]:
+    """Texture unit -> the type code of the sampler record bound to it."""
+    return {unit: parameter.type for unit, parameter in sampler_records(parameters).items()}
+
+
+def rectangle_units(parameters: tuple[CgParameter, ...] | None) -> frozenset[int]:
+    """The texture units a parameter table records as samplerRECT: sampled at texel coordinates."""
+    return frozenset(unit for unit, type_code in sampler_types(parameters).items() if type_code == CgType.SAMPLERRECT)
+
+
+def with_rectangle_samplers(parameters: tuple[CgParameter, ...], assembled, source: str) -> tuple[CgParameter, ...]:
+    """The parameter records of assembled text, with a samplerRECT record for each unit its
+    texture instructions sample as RECT and the records (``#param`` lines, for a listing of a
+    container) do not list: named by the text's ``#var … : texunit N`` line if it has one (as
+    sce-cgc names the record after the Cg parameter), else ``textureN``. A record of another
+    sampler type on a unit sampled as RECT, or a samplerRECT record on a unit sampled otherwise,
+    is an error: the text and the table disagree about how the unit is sampled."""
+    targets = assembled.texture_targets
+    recorded = sampler_types(parameters)
+    declared = {sampler.unit: sampler for sampler in assembled.samplers}
+    added = []
+    for unit in sorted(targets.units):
+        rectangle = unit in targets.rectangle_units
+        type_code = recorded.get(unit)
+        if type_code is None:
+            if rectangle:
+                sampler = declared.get(unit)
+                name = sampler.name if sampler is not None else f"texture{unit}"
+                paramno = -1 if sampler is None or sampler.parameter_number is None else sampler.parameter_number
+                referenced = 1 if sampler is None or sampler.referenced is None else sampler.referenced
+                added.append(_record(name, CgType.SAMPLERRECT, TEXTURE_UNIT_RESOURCE + unit, CgVariability.UNIFORM,
+                                     -1, paramno, referenced))
+        elif (type_code == CgType.SAMPLERRECT) != rectangle:
+            written = syntax.RECTANGLE_TARGET if rectangle else "2D"
+            raise InputError(f"{source}: texture unit {unit} is sampled as {written}, but its #param record is "
+                             f"{type_name(type_code)}")
+    return tuple(parameters) + tuple(added)
+
+
+def parse_texture_targets(settings) -> dict[int, str]:
+    """``--texture-target UNIT=TARGET`` settings (a unit 0-15, RECT or 2D) by unit."""
+    targets: dict[int, str] = {}
+    choices = (syntax.RECTANGLE_TARGET, "2D")
+    for setting in settings:
+        unit_text, equals, target = (part.strip() for part in setting.partition("="))
+        # Only ASCII digits make a unit (str.isdigit() also takes '²').
+        if not equals or not re.fullmatch(r"[0-9]{1,2}", unit_text) or int(unit_text) >= syntax.TEXTURE_UNITS \
+                or target.upper() not in choices:
+            raise InputError(f"--texture-target needs UNIT=RECT or UNIT=2D with a unit 0-{syntax.TEXTURE_UNITS - 1}, "
+                             f"not '{setting}'")
+        unit = int(unit_text)
+        if unit in targets:
+            raise InputError(f"--texture-target: unit {unit} is given twice")
+        targets[unit] = target.upper()
+    return targets
+
+
+def rectangle_units_for(image: RsxImage, requested: dict[int, str]) -> frozenset[int]:
+    """The units ``image`` samples as RECT: those its parameter table records as samplerRECT,
+    and those ``requested`` (``--texture-target``) names RECT where the table records no sampler.
+    A request the table contradicts, or one for a vertex program, is an error."""
+    if requested and image.kind is not ProgramKind.FRAGMENT:
+        raise InputError("--texture-target gives a fragment program's texture targets; this is a vertex program")
+    recorded = sampler_types(image.parameters)
+    units = set(rectangle_units(image.parameters))
+    for unit, target in sorted(requested.items()):
+        rectangle = target == syntax.RECTANGLE_TARGET
+        type_code = recorded.get(unit)
+        if type_code is not None and (type_code == CgType.SAMPLERRECT) != rectangle:
+            raise InputError(f"--texture-target {unit}={target}: the program's parameter table records unit {unit} "
+                             f"as {type_name(type_code)}")
+        if rectangle:
+            units.add(unit)
+    return frozenset(units)
+
+
+def type_name(type_code: int) -> str:
+    """A parameter type as Cg spells it (``float4``, ``samplerRECT``), or its bare code."""
+    return TYPE_NAMES.get(type_code, str(type_code))

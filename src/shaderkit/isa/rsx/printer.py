@@ -53,11 +53,14 @@ LOOPS = ("LOOP", "REP")
 class Spelling:
     """Program-level spellings the descriptions print an instruction with: branch and call
     targets by slot (a target without a label shows the stand-in slot 0, which then has one),
-    and the names of an FP instruction's literal and of a LOOP/REP's counts (None: inline)."""
+    the names of an FP instruction's literal and of a LOOP/REP's counts (None: inline), and
+    the texture units sampled as rectangles, whose texture instructions print the target RECT
+    instead of 2D (the words cannot tell them apart)."""
 
     labels: Mapping[int, str]
     literal: Callable[[Instruction], str | None] = lambda instruction: None
     loop_constant: Callable[[Instruction], str | None] = lambda instruction: None
+    rectangle_units: frozenset[int] = frozenset()
 
 
 class EverySlot(Mapping[int, str]):
@@ -117,6 +120,9 @@ def _printing(instruction: Instruction, spelling: Spelling) -> tuple[Description
         view = instruction.view
         names["loop_counts"] = {view.loop_count | view.loop_start << 8 | view.loop_increment << 16: counts}
         names["loop_count"] = {view.loop_count: counts}
+    if opcode is not None and opcode.texture and instruction.view.texture_unit in spelling.rectangle_units:
+        # The target operand reads the perspective flag: 0 prints as 2D, or RECT on these units.
+        names["perspective"] = {0: syntax.RECTANGLE_TARGET}
     return FRAGMENT, _ByWordOffset(spelling.labels), names
 
 
@@ -162,11 +168,13 @@ FORM_B = Style(form_b=True)
 
 @dataclass(frozen=True)
 class Naming:
-    """Program-level spellings: an FP instruction's literal, a LOOP/REP constant, a branch target."""
+    """Program-level spellings: an FP instruction's literal, a LOOP/REP constant, a branch target,
+    and the texture units sampled as rectangles (form A prints their target RECT)."""
 
     literal: Callable[[Instruction], str]
     loop_constant: Callable[[Instruction], str]
     target: Callable[[int], str]
+    rectangle_units: frozenset[int] = frozenset()
 
 
 # The most slots a branch target can name: VP targets have 10 bits (spec 2.5); an FP CAL holds
@@ -179,7 +187,7 @@ def render(instruction: Instruction, naming: Naming, style: Style) -> list[str]:
     if style.form_b:
         return [listing_text(instruction, naming)]
     spelling = Spelling(EverySlot(TARGET_SLOTS[instruction.kind], naming.target), literal=naming.literal,
-                        loop_constant=naming.loop_constant)
+                        loop_constant=naming.loop_constant, rectangle_units=naming.rectangle_units)
     return [statement_text(instruction, spelling)]
 
 

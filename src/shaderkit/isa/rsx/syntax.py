@@ -68,6 +68,10 @@ FP_COLOR_OUTPUTS = {0: 0, 1: 2, 2: 3, 3: 4}
 FP_DEPTH_REGISTER = 1
 
 TEXTURE_TARGETS = ("1D", "2D", "3D", "CUBE", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT")
+# The targets that sample a rectangle texture at texel coordinates (Cg's samplerRECT); the
+# microcode cannot tell them from 2D (spec 3.7), a container records them (image.py).
+RECTANGLE_TARGET = "RECT"
+RECTANGLE_TARGETS = (RECTANGLE_TARGET, "SHADOWRECT")
 
 
 def vp_input_name(index: int) -> str:

@@ -1,4 +1,5 @@
-"""2D textures for the RSX emulator: loading PNG files and sampling them for many lanes at once.
+"""2D and rectangle textures for the RSX emulator: loading PNG files and sampling them for many
+lanes at once.
 
 Conventions are OpenGL's:
 
@@ -8,7 +9,11 @@ Conventions are OpenGL's:
   ``(i + 0.5) / W``; nearest filtering picks ``floor(s * W)``, linear filtering blends the four
   texels around ``s * W - 0.5`` (bilinear, weights in float32);
 * wrap modes ``repeat``, ``clamp`` (GL CLAMP_TO_EDGE) and ``mirror`` (GL MIRRORED_REPEAT) apply to
-  texel indices, as in the GL specification.
+  texel indices, as in the GL specification;
+* a **rectangle** texture (``rectangle=True``: GL's TEXTURE_RECTANGLE, the texture a Cg
+  ``samplerRECT`` / an assembly ``RECT`` target reads, the RSX's unnormalised addressing) takes
+  coordinates in texels, s in [0, W) and t in [0, H), instead of [0, 1); it clamps to its edge,
+  the only wrap GL has for rectangle textures.
 
 There are no mipmaps: every lookup reads level 0, so an explicit LOD, a bias and gradients are
 accepted and ignored. NaN coordinates sample as 0.
@@ -17,7 +22,8 @@ accepted and ignored. NaN coordinates sample as 0.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -26,6 +32,7 @@ from shaderkit.core.diagnostics import InputError
 
 FILTERS = ("nearest", "linear")
 WRAPS = ("repeat", "clamp", "mirror")
+RECTANGLE_WRAP = "clamp"
 # NV40-class GPUs, the RSX among them, sample 2D textures of at most 4096 texels a side; the
 # emulator refuses larger pictures rather than unpacking gigabytes.
 MAX_TEXTURE_SIZE = 4096
@@ -35,7 +42,8 @@ _COORDINATE_LIMIT = np.float32(2.0 ** 24)
 
 @dataclass(frozen=True, eq=False)
 class Texture:
-    """An RGBA float32 image ``(height, width, 4)``, row 0 at the bottom (t = 0).
+    """An RGBA float32 image ``(height, width, 4)``, row 0 at the bottom (t = 0); ``rectangle``
+    makes it a rectangle texture, sampled at texel coordinates (see the module doc).
 
     Treat ``texels`` as read-only once the texture has been sampled: sampling caches a
     channels-first copy.
@@ -44,6 +52,7 @@ class Texture:
     texels: np.ndarray
     filter: str = "linear"
     wrap: str = "repeat"
+    rectangle: bool = False
 
     def __post_init__(self) -> None:
         texels = np.asarray(self.texels)
@@ -53,6 +62,9 @@ class Texture:
             raise InputError(f"unknown texture filter {self.filter!r} (expected one of {', '.join(FILTERS)})")
         if self.wrap not in WRAPS:
             raise InputError(f"unknown texture wrap mode {self.wrap!r} (expected one of {', '.join(WRAPS)})")
+        if self.rectangle and self.wrap != RECTANGLE_WRAP:
+            raise InputError(f"a rectangle texture clamps to its edge (wrap {RECTANGLE_WRAP!r}), not {self.wrap!r}: "
+                             "GL has no other wrap mode for rectangle textures")
         object.__setattr__(self, "texels", texels.astype(np.float32, copy=False))
 
     @property
@@ -87,15 +99,18 @@ def _wrap(index: np.ndarray, size: int, mode: str) -> np.ndarray:
     return np.where(period >= size, 2 * size - 1 - period, period)
 
 
-def _texel_coordinate(coordinate: np.ndarray, size: int) -> np.ndarray:
-    scaled = np.asarray(coordinate, dtype=np.float32) * np.float32(size)
+def _texel_coordinate(coordinate: np.ndarray, scale: int) -> np.ndarray:
+    scaled = np.asarray(coordinate, dtype=np.float32) * np.float32(scale)
     return np.clip(np.nan_to_num(scaled, nan=0.0), -_COORDINATE_LIMIT, _COORDINATE_LIMIT)
 
 
 def sample_lanes(texture: Texture, s: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """Sample at (s, t) per lane; returns channels first, ``(4, n)`` float32."""
-    u = _texel_coordinate(s, texture.width)
-    v = _texel_coordinate(t, texture.height)
+    """Sample at (s, t) per lane (texel coordinates for a rectangle texture, else [0, 1) across
+    the texture); returns channels first, ``(4, n)`` float32."""
+    # A rectangle texture's coordinates are texels already; scaling by 1 is exact.
+    across, up = (1, 1) if texture.rectangle else (texture.width, texture.height)
+    u = _texel_coordinate(s, across)
+    v = _texel_coordinate(t, up)
     planar = texture.planar
     width, height, wrap = texture.width, texture.height, texture.wrap
     if texture.filter == "nearest":
@@ -113,6 +128,14 @@ def sample_lanes(texture: Texture, s: np.ndarray, t: np.ndarray) -> np.ndarray:
     lower = planar[:, rows[0] + columns[0]] * (one - across) + planar[:, rows[0] + columns[1]] * across
     upper = planar[:, rows[1] + columns[0]] * (one - across) + planar[:, rows[1] + columns[1]] * across
     return lower * (one - up) + upper * up
+
+
+def as_rectangles(textures: Mapping[int, Texture], units: Collection[int]) -> dict[int, Texture]:
+    """``textures`` with those bound to ``units`` made rectangle textures: what a host binds to
+    a unit its program samples as RECT (a container's samplerRECT record, ``--texture-target``).
+    Their wrap mode becomes clamp, the only one rectangle textures have."""
+    return {unit: replace(texture, rectangle=True, wrap=RECTANGLE_WRAP) if unit in units else texture
+            for unit, texture in textures.items()}
 
 
 def sample_2d(texture: Texture, s: np.ndarray, t: np.ndarray, lod: np.ndarray | None = None,
