@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from shaderkit.core.diagnostics import InputError
+from shaderkit.isa.rsx import Rsx
 from shaderkit.isa.rsx import image as images
 from shaderkit.isa.rsx.container import ProgramKind, read_container, write_container
 from conftest import golden_dir
@@ -40,6 +40,33 @@ def test_param_and_header_lines_carry_a_container_through_text(path):
     again = read_container(write_container(images.build_container(rebuilt)), "again")
     original = read_container(path.read_bytes(), "original")
     assert again == original  # same ucode, parameters and sub-header (layout may differ)
+
+
+# A vertex program of ours with the outputs of sce-cgc's gs_gcm_cube_0x208dc.vpo: o[HPOS],
+# o[COL0], o[TEX0].
+POSITION_COLOUR_TEXCOORD = """!!ARBvp1.0
+OPTION NV_vertex_program3;
+DP4 o[HPOS].x, v[0], c[0];
+DP4 o[HPOS].y, v[0], c[1];
+DP4 o[HPOS].z, v[0], c[2];
+DP4 o[HPOS].w, v[0], c[3];
+MOV o[COL0], v[3];
+MOV o[TEX0], v[8];
+END
+"""
+
+
+def test_attribute_output_mask_sets_one_bit_per_output_as_sce_cgc_does():
+    """sce-cgc records 0x4001 (COL0 bit 0 + TEX0 bit 14) for these outputs; cgcomp's later
+    compilervp.cpp would write 0x4005 into its own 'VP' container, which we do not write."""
+    real = images.read_container_image((GOLDEN / "real" / "gs_gcm_cube_0x208dc.vpo").read_bytes(), "cube")
+    assert real.header.attribute_output_mask == 0x4001
+    ours = Rsx(None).assemble(POSITION_COLOUR_TEXCOORD).image
+    written = read_container(images.write_container_image(ours, ProgramKind.VERTEX), "ours.vpo")
+    assert written.program_header.attribute_output_mask == 0x4001
+    # Only a write of the back colour itself sets its bit 2.
+    back = POSITION_COLOUR_TEXCOORD.replace("MOV o[TEX0]", "MOV o[BFC0], v[3];\nMOV o[TEX0]")
+    assert Rsx(None).assemble(back).image.header.attribute_output_mask == 0x4005
 
 
 def test_unchanged_container_is_written_back_byte_exactly():

@@ -67,7 +67,15 @@ TEXCOORD_RESOURCE = 3220  # res code of TEXCOORD0 (spec 4.1); TEXCOORDn = 3220 +
 TEXTURE_UNIT_RESOURCE = 2048  # res code of TEXUNIT0, a sampler's unit; TEXUNITn = 2048 + n (spec 4.1)
 VP_CONSTANT_RESOURCE = 2178
 KIND_SUFFIX = {ProgramKind.VERTEX: "vpo", ProgramKind.FRAGMENT: "fpo"}
-# VP output register -> attributeOutputMask bit for a write of its x lane (spec section 2.10).
+# VP output register -> attributeOutputMask bit for a write of its x lane (spec section 2.10),
+# one bit per output written: sce-cgc's rule, and the container written here is sce-cgc's
+# CgBinaryProgram. Its gs_gcm_cube_0x208dc.vpo (golden/rsx/real) writes POSITION, COLOR0 and
+# TEXCOORD0 and records 0x4001: a COL0 write sets bit 0 and not the back colour's bit 2.
+# PSL1GHT's cgcomp writes another container ('VP', spec 4.2), which shaderkit does not write,
+# and its rule changed: tools/cgcomp/source/compiler.cpp of ps3dev/PSL1GHT sets one bit per
+# output like sce-cgc (COL0 -> bit 0, BFC0 -> bit 2), the later compilervp.cpp (seen in the
+# sahlberg/PSL1GHT fork) sets both bits of a pair for a COL0/COL1 or BFC0/BFC1 write, so the
+# same program gets 0x4005 there.
 _OUTPUT_MASK_BITS = {1: 0, 2: 1, 3: 2, 4: 3, **{7 + n: 14 + n for n in range(8)}, 15: 12}
 # VP o[5]/o[6]: x = fog / point size; y, z, w = user clip planes 0-2 / 3-5.
 _SPECIAL_OUTPUT_LANES = {5: (4, 6, 7, 8), 6: (5, 9, 10, 11)}
