@@ -103,3 +103,35 @@ def test_the_upload_and_its_picture_follow_the_upstream_reading(tmp_path):
     np.testing.assert_array_equal(pictures["source"], pictures["words"])
     # OUT R0 in slot 2 shows R0 before slot 19 does: the picture shifts by a pixel per block.
     assert (pictures["source"] != pictures["written"]).any(axis=-1).sum() > 10_000
+
+
+# The shape of the upstream ROM demos: ##devMode##, a ROM op writing R0, then code that
+# compares and adds to R0. The upstream flasher assembles the ROM op for any chip.
+ROM_DEMO = """##devMode##
+TT R0
+SET R2 #12
+COMP R2 R0
+ADDGT R0 RY
+ADDLT R0 RX
+"""
+
+
+def test_a_rom_demo_runs_on_rev_a_as_the_chip_runs_it(tmp_path):
+    source = tmp_path / "ttdemo.txt"
+    source.write_text(ROM_DEMO)
+    flashed = invoke("flash", "-m", "tpp", "--rev", "A", source, "--dry-run")
+    assert flashed.exit_code == 0, flashed.output
+    # The flasher's words: devMode word, TT R0 (0xA003, a NOP on rev A), …, NOP in slot 19.
+    words = [int("".join(flashed.stdout.split()[3 * slot + 1:3 * slot + 3]), 16) for slot in range(20)]
+    assert words[:3] == [0x0000, 0xA003, 0x0A33] and words[19] == 0x0000
+    assert "2:1: warning: 'TT' is rev B only: rev A has no ROM ops and runs its word as NOP" in flashed.stderr
+    hex_file = tmp_path / "ttdemo.hex"
+    hex_file.write_text("".join(f"{word:04X}\n" for word in words))
+    pictures = []
+    for program in (source, hex_file):
+        out = tmp_path / f"{program.suffix[1:]}.png"
+        result = invoke("run", "-m", "tpp", "--rev", "A", program, "-o", out)
+        assert result.exit_code == 0, result.output
+        assert "note: starting after an upload, as on the chip" in result.stderr
+        pictures.append(np.asarray(Image.open(out)))
+    np.testing.assert_array_equal(pictures[0], pictures[1])

@@ -35,8 +35,8 @@ from ...core.diagnostics import DiagnosticError, InputError
 from ...core.disasm import disassemble, foreign_words, listing, plausibility_warnings
 from ...core.model import Instruction, ParseContext
 from . import reading, uart
-from .opcodes import DEFAULT_REVISION, REVISIONS, ROM_OPCODES
-from .spec import SPECIAL_WRITES, description
+from .opcodes import DEFAULT_REVISION, OPCODES, REVISIONS, ROM_OPCODES, decoded_mnemonics
+from .spec import ROM_OPS_ON_REV_A, SPECIAL_WRITES, description
 
 SLOTS = 20
 USER_SLOTS = 19  # slots 0–18; slot 19 is not writable
@@ -82,6 +82,11 @@ class TinyPixelProcessor(DescribedIsa):
     def assemble(self, source: str, filename: str = "<input>", reader=None) -> TppProgram:
         kwargs = {"reader": reader} if reader else {}
         program = self.assembler.assemble(source, filename, **kwargs)
+        decoded = decoded_mnemonics(self.rev)
+        for index, instruction in enumerate(program.instructions):
+            if instruction.mnemonic in OPCODES and OPCODES[instruction.mnemonic] not in decoded:
+                program.warnings.append(program.diagnostic(index, f"'{instruction.mnemonic}' {ROM_OPS_ON_REV_A}",
+                                                           "warning"))
         return TppProgram(program, self.image(program))
 
     def image(self, program: Program) -> list[int]:

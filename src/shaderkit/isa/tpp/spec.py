@@ -68,7 +68,7 @@ def describe_unknown(rev: str):
     return describe
 
 
-ROM_OPS_ON_REV_A = "is rev B only (rev A has no ROM ops)"
+ROM_OPS_ON_REV_A = "is rev B only: rev A has no ROM ops and runs its word as NOP"
 
 
 @cache
@@ -76,17 +76,18 @@ def description(rev: str) -> Description:
     syntax = dict(SYNTAX, OUT="{ra}" if rev == "A" else "{rs}")
     implied = {"OUT": {"b": "a"}} if rev == "A" else {}
 
-    def declared(name: str, opcode: int):
-        return form(f"{name}{{cond}} {syntax[name]}".strip(), implied=implied.get(name), op=opcode)
+    def declared(name: str, opcode: int, spelling_only: bool = False):
+        return form(f"{name}{{cond}} {syntax[name]}".strip(), implied=implied.get(name), spelling_only=spelling_only,
+                    op=opcode)
 
     decoded = decoded_mnemonics(rev)
     forms = [declared(name, opcode) for opcode, name in sorted(decoded.items())]
-    # So that rev A names the reason for a ROM op rather than calling it unknown.
-    missing = [(declared(name, opcode), ROM_OPS_ON_REV_A)
-               for name, opcode in OPCODES.items() if opcode not in decoded]
+    # Rev A still reads a ROM op, as the upstream flasher assembles it for any chip (its word
+    # runs as NOP there, and the assembler says so); a rev-A listing shows such a word as data.
+    forms += [declared(name, opcode, spelling_only=True) for name, opcode in OPCODES.items() if opcode not in decoded]
     return Description(
         f"tpp-rev{rev}", word_bits=16, fields=FIELDS, operands=OPERANDS, forms=forms,
-        modifier_as_operand="cond", unavailable=missing, describe_unknown=describe_unknown(rev),
+        modifier_as_operand="cond", describe_unknown=describe_unknown(rev),
         annotate=rev_b_out_note if rev == "A" else None)
 
 
