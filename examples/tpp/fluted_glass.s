@@ -22,6 +22,7 @@
 // model: stateful (mid-program OUTs; R2 carries the colour from one run to the next)
 // demo: frames=32 fps=20
 // demo note: using the exact model: slot 1: OUT reads R2 before it is written on every path
+// demo note: starting after an upload, as on the chip: slot 1: OUT reads R2 before it is written on every path (--start reset preloads the program instead)
 
 .slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
 

@@ -21,6 +21,7 @@
 // model: stateful (R1 is read before it is written; R1 carries a sum from block to block)
 // demo: frames=32 fps=20
 // demo note: using the exact model: slot 5: ADD reads R1 before it is written on every path
+// demo note: starting after an upload, as on the chip: slot 5: ADD reads R1 before it is written on every path (--start reset preloads the program instead)
 
 .slots written   // shaderkit's reading: comment lines take no slot, OUT lines stay where written
 
