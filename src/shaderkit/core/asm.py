@@ -129,7 +129,8 @@ class Assembler:
     reader, a prescan of every statement, a check after the last pass, a finish step, the names of
     operand values for each pass (``value_names(final)``: field → name → value, what
     :attr:`ParseContext.value_names` holds), the words one address counts and the longest word
-    a statement may hold."""
+    a statement may hold, and optionally one address every statement is placed at (each
+    statement read on its own, as if it stood there)."""
 
     def __init__(self, description: Description, *, comment_prefixes: Sequence[str] = ("//", ";"),
                  read_line: LineReader | None = None, statement_separator: str | None = None,
@@ -141,7 +142,7 @@ class Assembler:
                  finish: FinishHandler | None = None, override_directives: Mapping[str, DirectiveHandler] | None = None,
                  terminated: Sequence[str] | None = None,
                  value_names: ValueNames | None = None, words_per_address: int = 1,
-                 max_word_length: int | None = None):
+                 max_word_length: int | None = None, statement_address: int | None = None):
         self.description = description
         self.comment_prefixes = tuple(comment_prefixes)
         # Whole lines that stand for other statements (given what the prescan returned).
@@ -170,6 +171,9 @@ class Assembler:
         self.words_per_address = words_per_address
         # A statement's longest name or number, refused before it is parsed (or quoted whole).
         self.max_word_length = max_word_length
+        # Every statement placed at this address (a list of statements each read as if at word
+        # address 0, as a golden table of single words is); None: statements follow each other.
+        self.statement_address = statement_address
 
     def _key(self, word: str) -> str:
         return word if self.description.case_sensitive else word.upper()
@@ -342,7 +346,7 @@ class Assembler:
         # The live table (ParseContext copies what it is given), so the first pass's
         # labels reach the second through ``program.symbols``.
         program = Program([], [], context.symbols, unlocked)
-        address = origin
+        address = origin if self.statement_address is None else self.statement_address
 
         def report(line: SourceLine, column: int, message: str, length: int = 1) -> None:
             if errors is not None:
@@ -366,7 +370,8 @@ class Assembler:
                 program.instructions.append(_placed(instruction, address, words))
                 program.statements.append(statement)
             statement.size = self._size(words)
-            address += statement.size
+            if self.statement_address is None:
+                address += statement.size
 
         for line in lines:
             labels, statements, overrides, comment = self._line_parts(line, prescanned)

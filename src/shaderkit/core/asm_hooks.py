@@ -57,7 +57,8 @@ from .model.templates import split_operands
 if TYPE_CHECKING:
     from .asm import Program, Statement
 
-__all__ = ["CheckCall", "DirectiveCall", "FinishCall", "MacroCall", "split_statements", "substitute_aliases"]
+__all__ = ["CheckCall", "DirectiveCall", "FinishCall", "MacroCall", "bundle_check", "split_statements",
+           "substitute_aliases"]
 
 
 @dataclass
@@ -170,6 +171,59 @@ class CheckCall:
         """A diagnostic at the start of the source's last line."""
         line = self._closing.line
         return Diagnostic(line.file, line.number, 1, message, severity, line.text, 1)
+
+
+def bundle_check(description, unit_names: Sequence[str], largest: int | None = None) -> CheckHandler:
+    """A check that warns where statements written as one bundle run as several.
+
+    Where the words carry no bundle syntax and bundles form by a rule (the description's
+    :func:`~shaderkit.core.model.rank_runs`), a source cannot say which words it means to issue
+    together; this check reads intent from the layout. Statements on consecutive source lines,
+    with no blank line, comment line or label line between them, form a *block*; a block of two
+    to ``largest`` (the group size) statements of distinct units is meant as one bundle. Where the
+    rule splits such a block, a warning at the first statement of each later bundle says why:
+    the group boundary it crosses, or a unit that cannot follow the one before it
+    (``unit_names`` name the ranks, lowest first). A longer block, or one repeating a unit, is
+    ordinary sequential code and is never warned about.
+    """
+    group, rank = description.bundles.group, description.bundles.rank
+    largest = largest or group
+
+    def check(call: CheckCall) -> Iterable[Diagnostic]:
+        program = call.program
+        blocks: list[list[int]] = []
+        for index, statement in enumerate(program.statements):
+            if blocks:
+                previous = program.statements[blocks[-1][-1]]
+                same_block = (statement.line.file == previous.line.file
+                              and statement.line.number - previous.line.number in (0, 1))
+                if same_block:
+                    blocks[-1].append(index)
+                    continue
+            blocks.append([index])
+        for block in blocks:
+            instructions = [program.instructions[index] for index in block]
+            ranks = [rank(instruction) for instruction in instructions]
+            if not 2 <= len(block) <= largest or len(set(ranks)) != len(ranks):
+                continue
+            position = 0
+            for bundle in description.group(instructions)[:-1]:
+                position += len(bundle)
+                before, after = bundle[-1], instructions[position]
+                if after.address % group == 0:
+                    why = (f"address 0x{after.address:x} begins an aligned group of {group} words, "
+                           "which a bundle never crosses")
+                else:
+                    why = (f"{_article(unit_names[rank(after)])} instruction cannot follow {_article(unit_names[rank(before)])} "
+                           f"one in a bundle (units go {', '.join(unit_names)})")
+                yield program.diagnostic(block[position], f"this starts a new bundle, although written as one "
+                                                          f"with the line above: {why}", "warning")
+
+    return check
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 DirectiveHandler = Callable[[DirectiveCall], None]

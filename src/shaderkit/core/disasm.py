@@ -44,12 +44,18 @@ def jump_labels(description: Description, instructions: Sequence[Instruction],
 
 
 def listing(description: Description, instructions: Sequence[Instruction], *, addresses: bool = True,
-            labels: Mapping[int, str] | None = None, address_style: str = "{address}: {words}") -> str:
-    """One line per instruction; ``address_style`` lays out the address comment."""
+            labels: Mapping[int, str] | None = None, address_style: str = "{address}: {words}",
+            bundles: bool = False, remark: Callable[[Instruction], str] | None = None) -> str:
+    """One line per instruction; ``address_style`` lays out the address comment. With
+    ``bundles``, a blank line separates the bundles the description's rule forms (the text
+    has no bundle syntax); ``remark`` adds a comment of the ISA's own to an instruction."""
     hex_digits = (description.word_bits + 3) // 4
     address_digits = max(2, len(f"{max((i.address for i in instructions), default=0):x}"))
+    starts = {bundle[0].address for bundle in description.group(instructions)[1:]} if bundles else set()
     lines = []
     for instruction in instructions:
+        if instruction.address in starts:
+            lines.append("")
         if labels and instruction.address in labels:
             lines.append(f"{labels[instruction.address]}:")
         text = description.format(instruction, labels)
@@ -59,12 +65,57 @@ def listing(description: Description, instructions: Sequence[Instruction], *, ad
             remarks.append(address_style.format(address=f"{instruction.address:0{address_digits}x}", words=raw))
         if instruction.note:
             remarks.append(instruction.note)
+        if remark is not None and remark(instruction):
+            remarks.append(remark(instruction))
         if remarks:
             text = f"{'    ' if labels else ''}{text:<{TEXT_COLUMN_WIDTH}} {COMMENT} " + "  ".join(remarks)
         elif labels:
             text = "    " + text
         lines.append(text.rstrip())
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def annotations(description: Description, instruction: Instruction) -> list[str]:
+    """What a disassembler reports besides an instruction's text, as envydis's annotations are
+    recorded in a golden table: ``bits:XXXXXXXX`` (the unknown bits the description's
+    :class:`~shaderkit.core.model.Annotate` policy reports; for words no form decodes, the
+    words within its mask), ``operand`` (an operand shows a value its kind marks unknown) and
+    ``insn`` (no form decodes the words)."""
+    hex_digits = (description.word_bits * max(1, len(instruction.words)) + 3) // 4
+    flags = []
+    if instruction.is_data:
+        mask = getattr(description.unknown_bits, "mask", -1)
+        value = 0
+        for index, word in enumerate(instruction.words):
+            value |= word << (description.word_bits * index)
+        bits = value & mask
+    else:
+        bits = instruction.unknown_bits
+    if bits:
+        flags.append(f"bits:{bits:0{hex_digits}x}")
+    if instruction.unknown_operand:
+        flags.append("operand")
+    if instruction.is_data:
+        flags.append("insn")
+    return flags
+
+
+def annotated_lines(description: Description, words: Sequence[int], *, address: int = 0,
+                    unknown_text: str = "???") -> list[str]:
+    """``WORDS<TAB>TEXT<TAB>FLAGS`` per instruction, each decoded as if it stood at ``address``
+    (a table of single words, not a program): the text (``unknown_text`` where no form
+    decodes the words) and its :func:`annotations` joined by commas, ``ok`` for none."""
+    hex_digits = (description.word_bits + 3) // 4
+    lines = []
+    position = 0
+    while position < len(words):
+        instruction = description.decode(words[position:], address)
+        taken = instruction.words or tuple(words[position:position + 1])
+        text = unknown_text if instruction.is_data else description.format(instruction)
+        flags = ",".join(annotations(description, instruction)) or "ok"
+        lines.append(f"{' '.join(f'{word:0{hex_digits}x}' for word in taken)}\t{text}\t{flags}")
+        position += len(taken)
+    return lines
 
 
 def warnings(instructions: Sequence[Instruction]) -> list[str]:

@@ -190,8 +190,9 @@ def form_bit_ranges(description: Description, form: Form) -> list[BitRange]:
     for name, value in form.fixed:
         _claim(owner, description.fields[name].pieces, name, value)
     for placeholder in form.placeholders:
-        bitfield = description.fields[description.operands[placeholder].field]
-        _claim(owner, bitfield.pieces, placeholder, None)
+        # An operand owns its field; a sub-table every field its cases read.
+        for field_name in description.operands[placeholder].fields_set(description):
+            _claim(owner, description.fields[field_name].pieces, placeholder, None)
     ranges: list[BitRange] = []
     for bit in range(description.instruction_bits - 1, -1, -1):
         name = owner.get(bit, ("", None, 0))[0]

@@ -34,7 +34,8 @@ from functools import lru_cache, reduce
 from ..bits import BitField, combine_words, split_words
 from .fields import Field, as_field
 from .instruction import DATA, Form, Instruction, data_item, named_forms
-from .kinds import CodeAddress
+from ..diagnostics import SourceError
+from .kinds import CodeAddress, ParseContext
 from .operands import Binding, Operand, Reading
 from .parser import StatementParser
 from .policies import AS_DATA, FEWEST_LOST, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, Bundler
@@ -269,7 +270,10 @@ class Description(StatementParser):
             lambda bits_used, name: bits_used | self.fields[name].mask,
             (*reading.used, *(name for name, _ in compiled.implied), *compiled.form.carries), 0)
         whole = (1 << (self.word_bits * length)) - 1
-        stray = (value & ~used | (value ^ shown) & used) & whole
+        if getattr(self.unknown_bits, "unclaimed_only", False):
+            stray = value & ~used & whole
+        else:
+            stray = (value & ~used | (value ^ shown) & used) & whole
         return instruction, stray, value, self.annotate(instruction, value)
 
     def _extra_words(self, compiled: CompiledForm, value: int) -> int:
@@ -291,13 +295,26 @@ class Description(StatementParser):
         not read (and every overriding one) at the value its form implies."""
         shown = reading.value
         implied = {field_name for field_name, _ in compiled.implied}
-        for slot in compiled.slots:
-            # An operand the text leaves out reads back at its fields' defaults (as the parser
-            # fills them in), whatever let the decoder leave it out.
-            if slot.conditional and not compiled.predicates[slot.name](reading):
+        absent = [slot for slot in compiled.slots
+                  if slot.conditional and not compiled.predicates[slot.name](reading)]
+        if absent:
+            # Bits the operands the text shows hold keep their value: the parser writes an
+            # absent operand's default first and the shown operands over it (a loop register in
+            # the low bits of an absent condition destination).
+            absent_names = {slot.name for slot in absent}
+            shown_bits = 0
+            for slot in compiled.slots:
+                if slot.name not in absent_names:
+                    for field_name in self.operands[slot.name].fields_set(self):
+                        shown_bits |= self.fields[field_name].mask
+            before = shown
+            for slot in absent:
+                # An operand the text leaves out reads back at its fields' defaults (as the parser
+                # fills them in), whatever let the decoder leave it out.
                 for field_name in self.operands[slot.name].fields_set(self):
                     if field_name not in implied:
                         shown = self.fields[field_name].write(shown, self.fields[field_name].default or 0)
+            shown = shown & ~shown_bits | before & shown_bits
         overrides = compiled.form.overrides
         for field_name, expression in compiled.implied:
             if (field_name not in reading.used or field_name in overrides) and field_name not in compiled.form.carries:
@@ -312,9 +329,26 @@ class Description(StatementParser):
         if stray and isinstance(self.unknown_bits, AsData):
             note = f"= {self.format(instruction)}, unused bits set (0x{stray:x})"
             return data_item(taken, address, f"{note}; {remark}" if remark else note)
+        if isinstance(self.unknown_bits, AsData) and self.unknown_bits.verify:
+            note = self._reads_back_otherwise(instruction)
+            if note:
+                return data_item(taken, address, f"{note}; {remark}" if remark else note)
         if stray and isinstance(self.unknown_bits, Annotate) and stray & self.unknown_bits.mask:
             instruction = replace(instruction, unknown_bits=stray & self.unknown_bits.mask)
         return replace(instruction, note=remark) if remark else instruction
+
+    def _reads_back_otherwise(self, instruction: Instruction) -> str:
+        """Why the text of ``instruction`` does not stand for its words ('' when it does): the
+        words it assembles to instead, or that it does not read back at all."""
+        text = self.format(instruction)
+        try:
+            again = self.encode(self.parse(text, ParseContext(address=instruction.address)))
+        except SourceError as error:
+            return f"= {text}, which does not read back ({error.message})"
+        if tuple(again) == tuple(instruction.words):
+            return ""
+        hex_digits = (self.word_bits + 3) // 4
+        return f"= {text}, which assembles to " + " ".join(f"0x{word:0{hex_digits}x}" for word in again)
 
     def _instance(self, compiled: CompiledForm, reading: Reading, address: int,
                   words: tuple[int, ...], length: int) -> Instruction:
@@ -328,7 +362,7 @@ class Description(StatementParser):
         raw = tuple((field_name, declared.read(reading.original))
                     for field_name, declared in self.fields.items() if field_name in claimed)
         return Instruction(compiled.form.mnemonic, raw, compiled.form, compiled.form.name, address, words,
-                           values=values, length=length)
+                           values=values, length=length, unknown_operand=reading.unknown_operand)
 
     # -- encode -------------------------------------------------------------------------
 

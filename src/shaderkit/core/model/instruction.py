@@ -112,8 +112,9 @@ class Instruction:
 
     Two instructions are equal when they mean the same thing: same form and same raw field
     values. ``values`` (plain operands by placeholder name), ``address``, ``words``,
-    ``note`` and ``unknown_bits`` (bits set that no field claims, where the description
-    prints such words anyway) describe it and where it came from, and do not count.
+    ``note``, ``unknown_bits`` (bits set that no field claims, where the description
+    prints such words anyway) and ``unknown_operand`` (an operand shows a value its kind
+    marks as unknown) describe it and where it came from, and do not count.
     """
 
     mnemonic: str
@@ -126,6 +127,8 @@ class Instruction:
     values: tuple[tuple[str, int], ...] = field(default=(), compare=False)
     length: int = field(default=1, compare=False)
     unknown_bits: int = field(default=0, compare=False)
+    # An operand shows a value its kind marks as unknown (envydis's "unk11" flag names).
+    unknown_operand: bool = field(default=False, compare=False)
 
     @property
     def is_data(self) -> bool:

@@ -48,7 +48,13 @@ class ParseContext:
 
 
 class OperandKind:
-    """Reads and prints one field value. ``parse`` raises SourceError (column within text)."""
+    """Reads and prints one field value. ``parse`` raises SourceError (column within text).
+
+    ``unknown`` holds values the kind prints but marks as unknown (envydis's ``unk11`` flag
+    select): a decoded instruction showing one says so (``Instruction.unknown_operand``).
+    """
+
+    unknown: frozenset[int] = frozenset()
 
     def parse(self, text: str, context: ParseContext) -> int:
         raise NotImplementedError
@@ -96,6 +102,7 @@ class Registers(OperandKind):
     # How numbers without a name read and print (e.g. THEIA's 65,536 data addresses,
     # of which only some are named); None means only the names are valid.
     unnamed: OperandKind | None = None
+    unknown: frozenset[int] = frozenset()
 
     @cached_property
     def _lookup(self) -> dict[str, int]:
@@ -136,10 +143,18 @@ class Registers(OperandKind):
 
 @dataclass(frozen=True)
 class Immediate(OperandKind):
-    """A number written as an expression, with an optional prefix such as ``#``."""
+    """A number written as an expression, with an optional prefix such as ``#``.
+
+    With ``twos_complement`` (a width such as 64), a number of that width with its top bit set
+    reads as the negative number it is in two's complement (``0xffffffffffffffff`` is -1, as
+    envyas writes negative values), and with ``prints_twos_complement`` a negative value also
+    prints that way (envydis's negative branch targets, ``0xffffffffffff57d4``).
+    """
 
     prefix: str = ""
     radix: int = 10
+    twos_complement: int = 0
+    prints_twos_complement: bool = False
 
     def parse(self, text: str, context: ParseContext) -> int:
         body = text
@@ -148,12 +163,18 @@ class Immediate(OperandKind):
                 raise SourceError(f"expected an immediate starting with '{self.prefix}', got '{text}'", 1, len(text))
             body = text[len(self.prefix):]
         try:
-            return evaluate(body, context.lookup)
+            value = evaluate(body, context.lookup)
         except SourceError as error:
             error = suggest_for_undefined(error, body, context)
             raise SourceError(error.message, error.col + len(self.prefix), error.length) from None
+        width = self.twos_complement
+        if width and 1 << (width - 1) <= value < 1 << width:
+            value -= 1 << width
+        return value
 
     def format(self, value: int) -> str:
+        if value < 0 and self.prints_twos_complement and self.twos_complement:
+            value += 1 << self.twos_complement
         if self.radix == 16:
             return f"{self.prefix}{'-' if value < 0 else ''}0x{abs(value):x}"
         return f"{self.prefix}{value}"
@@ -165,9 +186,21 @@ class CodeAddress(Immediate):
 
     With ``labels_only``, a target that the printer's label table lacks (one outside the
     program) is not printed as a number: its operand shows its stand-in instead.
+    ``label_prefix`` is written before a label name (envyas's ``#name``); the parser reads a
+    name with or without it.
     """
 
     labels_only: bool = False
+    label_prefix: str = ""
+
+    def parse(self, text: str, context: ParseContext) -> int:
+        prefix = self.label_prefix
+        if prefix and text.startswith(prefix) and _NAME.match(text[len(prefix):]):
+            try:
+                return super().parse(text[len(prefix):], context)
+            except SourceError as error:
+                raise SourceError(error.message, error.col + len(prefix), error.length) from None
+        return super().parse(text, context)
 
 
 @dataclass(frozen=True)
@@ -176,6 +209,7 @@ class Choice(OperandKind):
 
     names: Mapping[int, str]
     case_sensitive: bool = False
+    unknown: frozenset[int] = frozenset()
 
     def parse(self, text: str, context: ParseContext) -> int:
         for value, name in self.names.items():

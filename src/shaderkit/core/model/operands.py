@@ -50,6 +50,7 @@ class Reading:
         self.names = names or {}
         self.used: set[str] = set()
         self.extra_words = 0
+        self.unknown_operand = False  # an operand showed a value its kind marks as unknown
 
     def raw(self, name: str) -> int:
         self.used.add(name)
@@ -135,6 +136,8 @@ class Operand(Binding):
         if self.stand_in is not None and not self._printable(number, reading):
             reading.substitute(self.field, self.stand_in)
             number = reading.number(self.field)
+        if number in self.kind.unknown:
+            reading.unknown_operand = True
         return number
 
     def _printable(self, number: int, reading: Reading) -> bool:
@@ -150,7 +153,7 @@ class Operand(Binding):
         if number in named:
             return named[number]
         if reading.labels and isinstance(self.kind, CodeAddress) and number in reading.labels:
-            return reading.labels[number]
+            return self.kind.label_prefix + reading.labels[number]
         return self.kind.format(number)
 
     def claim(self, reading: Reading) -> None:

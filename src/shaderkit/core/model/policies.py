@@ -34,12 +34,26 @@ FEWEST_LOST = "fewest lost"
 
 @dataclass(frozen=True)
 class AsData:
-    """Unclaimed bits make the word a data item."""
+    """Unclaimed bits make the word a data item.
+
+    With ``verify``, a word whose text reads back as other words is data too: the decoder
+    parses the text it prints and compares the encodings. That catches every way a text can
+    stand for several words — bits an ignored field holds, a form spelled like an earlier one
+    (a duplicate opcode), an operand the parser reads as another form's (``0x0`` read as a
+    register where an immediate form prints it) — at the cost of one parse per word.
+    """
+
+    verify: bool = False
 
 
 @dataclass(frozen=True)
 class Annotate:
     """Unclaimed bits (within ``mask``) are reported, the instruction is kept.
+
+    By default the report holds every bit the text loses: bits no field claims and fields
+    that differ from the value their form implies. With ``unclaimed_only`` it holds only the
+    bits no field of the form covers (a conditional operand's predicate, an ignored field and
+    an implied one count as covering theirs), as envydis reports unknown bits.
 
     ``fields`` names the fields a listing reports lost bits by (each bit in one of them, as
     ``#! field=value`` hints do); :data:`FEWEST_LOST` then prefers the alternative with the
@@ -48,6 +62,7 @@ class Annotate:
 
     mask: int = -1
     fields: tuple[str, ...] = ()
+    unclaimed_only: bool = False
 
 
 AS_DATA = AsData()
@@ -71,4 +86,7 @@ def rank_runs(group: int, rank: Callable[[Instruction], int]) -> Bundler:
                 result.append([instruction])
         return result
 
+    # What formed the bundles, for tools that explain a split (core.asm_hooks.bundle_check).
+    bundles.group = group
+    bundles.rank = rank
     return bundles
