@@ -104,6 +104,27 @@ class Vp1State:
         if unknown:
             raise ValueError(f"unknown register files in the state: {', '.join(sorted(unknown))}")
 
+    def update(self, settings: dict) -> None:
+        """Set some registers: ``settings`` maps file names of the exchange format to lists
+        (registers from 0; shorter than the file is fine) of ints or hex strings (``0x``
+        optional) that fit the file's width. Files not named keep their values. ValueError
+        names what is wrong."""
+        files = self.exchange_files()
+        for name, values in settings.items():
+            if name not in files:
+                raise ValueError(f"unknown register file {name!r} (one of {', '.join(files)})")
+            count, digits = files[name]
+            if not isinstance(values, list) or len(values) > count:
+                raise ValueError(f"register file {name!r} takes a list of at most {count} values")
+            numbers = self._current(name)
+            for index, value in enumerate(values):
+                numbers[index] = _number(value, f"{name}[{index}]", 4 * digits)
+            self._set_file(name, numbers)
+
+    def _current(self, name: str) -> list[int]:
+        """A file's values as numbers, in the exchange format's order."""
+        return [int(text, 16) for text in self.dump()[name]]
+
     def _set_file(self, name: str, numbers: list[int]) -> None:
         if name == "uccfg":
             self.uc[UCCFG] = numbers[0]
@@ -141,6 +162,20 @@ class Vp1State:
             setattr(twin, name, list(getattr(self, name)))
         twin.v = [list(value) for value in self.v]
         return twin
+
+
+def _number(value, where: str, bits: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{where}: {value!r} is not a number or a hex string")
+    if isinstance(value, str):
+        text = value.strip().lower().removeprefix("0x")
+        try:
+            value = int(text, 16)
+        except ValueError:
+            raise ValueError(f"{where}: {value!r} is not hexadecimal") from None
+    if not 0 <= value < 1 << bits:
+        raise ValueError(f"{where}: {value:#x} does not fit in {bits} bits")
+    return value
 
 
 def _hex(text: str, name: str, digits: int) -> int:
