@@ -57,6 +57,7 @@ SOURCES = {
     "theia": _files(EXAMPLES / "theia", "*.s", "unit/*.s"),
     "rsx-vp": _files(EXAMPLES / "rsx", "*.vp") + _files(GOLDEN / "rsx" / "asm", "*.vp.txt"),
     "rsx-fp": _files(EXAMPLES / "rsx", "*.fp") + _files(GOLDEN / "rsx" / "asm", "*.fp.txt"),
+    "vp1": _files(EXAMPLES / "vp1", "*.s") + _files(GOLDEN / "vp1", "*.s"),
 }
 SOURCES["rsx"] = SOURCES["rsx-vp"] + SOURCES["rsx-fp"]
 SCENES = _files(GOLDEN / "theia" / "scenes", "*/Params.mem")

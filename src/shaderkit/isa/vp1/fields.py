@@ -68,4 +68,21 @@ FIELDS = {
     "barw": field("21:20"),
     "baru": field("4:3"),
     "signed_op": field("28"),  # 0 → s, 1 → u
+    # Single bits and groups some forms select on or print (the text side, spec §5.4, §8.3, §9).
+    "bit0": field("0"),
+    "bit13": field("13"),  # c3/c7: 1 = no XDIMM
+    "bit16": field("16"),  # ce/cf: 1 = address-register form; ff: intr
+    "bit19": field("19"),  # ce/cf without an address register: ld
+    "condslct": field("8:3"),  # e0/e1/e4/e5: 0x3c (COND 0, SLCT true) is the short form
+    "rfile_top": field("7:5"),  # 0x6a/0x6b: RFILE 0-3 ($v words) have these 0
+    "rfile_hi": field("7:4"),  # 0x6a/0x6b: RFILE 20/21 ($m) have these 0xa
+    "m_dst": field("3,23:19"),  # $m index: RFILE bit 0 (word bit 3) is index bit 5
+    "m_src1": field("3,18:14"),
+    "d_dst": field("21:19"),
+    "d_src1": field("16:14"),
+    "f_dst": field("19"),
+    "f_src1": field("14"),
+    "x_dst": field("22:19"),
+    "x_src1": field("17:14"),
+    "c_src1": field("15:14"),  # envydis prints bits 14-15 of SRC1 for mov from $c
 }
