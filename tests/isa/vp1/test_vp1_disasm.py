@@ -124,4 +124,4 @@ def test_decoding_one_word_is_cheap():
     start = time.perf_counter()
     VP1.plain_lines(words)
     per_word = (time.perf_counter() - start) / len(words)
-    assert per_word < 200e-6, f"{per_word * 1e6:.0f} µs a word"
+    assert per_word < 400e-6, f"{per_word * 1e6:.0f} µs a word"
