@@ -71,7 +71,7 @@ def test_memory_and_state_start_the_run_and_o_writes_the_data_store(tmp_path):
     written = out.read_bytes()
     assert written[0x10:0x14] == bytes([0xEF, 0xBE, 0xAD, 0xDE])
     assert written[:0x10] + written[0x14:] == (bytes(range(256)) * 32)[:0x10] + (bytes(range(256)) * 32)[0x14:]
-    assert "row 0x001 (offset 0x0010): ef be ad de .. .." in result.stdout
+    assert "  0x0010  ef be ad de .. .. .. .. .. .. .. .. .. .. .. ..\n" in result.stdout
     assert "registers changed" not in result.stdout  # only the data store changed
     assert f"data store written to {out}" in result.stderr
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shaderkit.isa.vp1 import datastore
@@ -381,3 +381,44 @@ def test_the_spec_bundle_examples(kinds, bundles):
     formed = ["".join("ASVB"[unit_of(word)] for word in words[start:start + bundle_length(words, start)])
               for start in bundle_starts(words)]
     assert formed == bundles
+
+
+# --- any bundle ------------------------------------------------------------------------------
+
+UNIT_RANGES = {"A": (0xC0, 0xDF), "S": (0x00, 0x7F), "V": (0x80, 0xBF), "B": (0xE0, 0xFF)}
+STATES = [json.loads(line)["before"] for line in (BUNDLES / "states.jsonl").read_text().splitlines()[:50]]
+
+
+@st.composite
+def bundles(draw):
+    units = draw(st.sets(st.sampled_from("ASVB"), min_size=1))
+    words = []
+    for unit in sorted(units, key="ASVB".index):
+        low, high = UNIT_RANGES[unit]
+        word = draw(st.integers(low, high)) << 24 | draw(st.integers(0, 0xFFFFFF))
+        words.append(word)
+    return words
+
+
+@settings(max_examples=300)
+@given(bundles(), st.integers(0, len(STATES) - 1), st.sampled_from(["g80", "nv41"]))
+def test_any_bundle_keeps_every_register_in_its_width(words, state_index, chip):
+    """Whatever a bundle holds, it runs (or is refused as not modelled) and leaves values that
+    fit the exchange format: $r31 zero, $c bits 11, 12, 14 clear and 15 set, and widths kept."""
+    machine = Vp1Machine(chip=chip)
+    machine.load_state(STATES[state_index], DS_INIT)
+    try:
+        machine.execute_bundle(words)
+    except NotModelled:
+        return
+    state = machine.state
+    assert state.r[31] == 0
+    assert all(0 <= value < 1 << 32 for file in (state.r, state.a, state.m, state.x, state.vc) for value in file)
+    assert all(0 <= value < 1 << 28 for value in state.va)
+    assert all(len(value) == 16 and all(0 <= byte < 256 for byte in value) for value in [*state.v, state.vx])
+    assert all(c & 0x5800 == 0 and c & 0x8000 for c in state.c)
+    assert all(0 <= value < 1 << 16 for value in [*state.c, *state.l])
+    if chip != "g80":
+        assert all(c & 0xC0 == 0 for c in state.c)
+    machine.load_state(machine.dump_state())  # the dump is a valid state
+    assert len(machine.data_store) == 8192

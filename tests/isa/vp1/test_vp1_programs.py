@@ -140,6 +140,17 @@ def test_nested_calls_use_the_return_stack_and_its_depth_is_configurable():
         run(program(0x88, placed), return_stack_depth=1)
 
 
+def test_a_call_in_the_delay_slot_of_a_branch():
+    """bra 0x40 at 0, call 0x80 at 1 (its delay slot): the first bundle at 0x40 runs as the
+    call's delay slot, then the subroutine; its return address is the word after that bundle
+    (0x41), where execution continues."""
+    placed = {0: bra(0x40, 0), 1: call(0x80, 1), 2: mov_imm(1, 1), 3: EXIT_DEAD,
+              0x40: mov_imm(2, 2), 0x41: mov_imm(3, 3), 0x42: EXIT_DEAD,
+              0x80: mov_r_from_uc(4, 0), 0x81: RET, 0x82: BNOP}
+    machine = run(program(0x88, placed))
+    assert machine.state.r[1:5] == [0, 2, 3, 0x41]
+
+
 def test_ret_with_an_empty_stack_is_an_error():
     with pytest.raises(ProgramError, match="empty return stack"):
         run([RET, BNOP, EXIT_DEAD])

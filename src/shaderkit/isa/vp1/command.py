@@ -128,14 +128,16 @@ def register_changes(before: Vp1State, after: Vp1State) -> list[tuple[str, str, 
 
 
 def store_changes(before: bytes, after: bytes) -> list[str]:
-    """One line per changed row (cell byte k of the 16 banks, offsets 16k…16k+15): its new
-    bytes, ``..`` where a byte did not change."""
+    """One line per changed row k (cell byte k of the 16 banks, file offsets 16k…16k+15), which
+    holds program addresses 16k…16k+15 under every stride (only their order among the banks
+    depends on it): the row's address, then its new bytes in bank order, ``..`` where a byte
+    did not change."""
     lines = []
     for row in range(SIZE // 16):
         old, new = before[16 * row:16 * row + 16], after[16 * row:16 * row + 16]
         if old != new:
             shown = " ".join(f"{b:02x}" if a != b else ".." for a, b in zip(old, new))
-            lines.append(f"  row {row:#05x} (offset {16 * row:#06x}): {shown}")
+            lines.append(f"  {16 * row:#06x}  {shown}")
     return lines
 
 
@@ -157,7 +159,7 @@ def dump_text(before: Vp1State, after: Vp1State, before_store: bytes, after_stor
         lines.append("registers changed:")
         lines.extend(f"  {name:<{width}}  {new}  (was {old})" for name, old, new in registers)
     if rows:
-        lines.append("data store changed (row k = cell byte k of banks 0-15; '..' = unchanged):")
+        lines.append("data store changed (rows of 16 addresses, bytes in bank order 0-15; '..' = unchanged):")
         lines.extend(rows)
     return "\n".join(lines)
 

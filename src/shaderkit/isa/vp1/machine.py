@@ -205,6 +205,7 @@ class Vp1Machine:
         """Take the program words (ints, little-endian bytes, or an object with ``words``) and
         reset control flow to word 0; the registers and data store stay."""
         self.program = program_words(image)
+        self._prepared: dict[int, tuple[int, list[int], list]] = {}  # pc → (length, words, slots)
         self.reset_flow()
 
     def reset_flow(self) -> None:
@@ -226,14 +227,12 @@ class Vp1Machine:
         if not 0 <= pc < len(program):
             raise ProgramError(f"word {pc:#x}: past the end of the program ({len(program)} words) without exit"
                                if pc >= 0 else f"branch to a negative word address {pc:#x}")
-        length = bundle_length(program, pc)
-        bundle = program[pc:pc + length]
-        for offset, word in enumerate(bundle):
-            reason = program_refusal(word, self.chip)
-            if reason:
-                raise NotModelled(word, reason, pc + offset)
+        prepared = self._prepared.get(pc)
+        if prepared is None:
+            prepared = self._prepared[pc] = self._prepare(pc)
+        length, bundle, units = prepared
         try:
-            flow = self._execute(slots(bundle), pc)
+            flow = self._execute(units, pc)
         except NotModelled as error:
             raise error.at(pc + bundle.index(error.word)) from None
         self.bundles += 1
@@ -250,6 +249,17 @@ class Vp1Machine:
             next_pc = self._flow(flow, next_pc, pc)
         self.pc = next_pc
         return bundle
+
+    def _prepare(self, pc: int) -> tuple[int, list[int], list]:
+        """The bundle at ``pc``, formed and checked once: its length, words and unit slots."""
+        program = self.program
+        length = bundle_length(program, pc)
+        bundle = program[pc:pc + length]
+        for offset, word in enumerate(bundle):
+            reason = program_refusal(word, self.chip)
+            if reason:
+                raise NotModelled(word, reason, pc + offset)
+        return length, bundle, slots(bundle)
 
     def _flow(self, flow, next_pc: int, pc: int) -> int:
         if flow.kind == EXIT:
