@@ -41,7 +41,7 @@ from collections.abc import Callable
 
 from ...core.diagnostics import InputError
 from .bundles import NOPS, SCALAR, bundle_length, slots
-from .datastore import SIZE, DataStore
+from .datastore import DataStore
 from .semantics_address import ADDRESS_OPS
 from .semantics_branch import BRANCH_OPS, CALL, EXIT, JUMP, RETURN, UNKNOWN
 from .semantics_scalar import RFILE, SCALAR_OPS, SRC1, bilinear_registers
@@ -174,7 +174,8 @@ class Vp1Machine:
     def execute_bundle(self, words, address: int = 0):
         """Run one bundle: 1 to 4 words in A, S, V, B order. ``address`` is where it sits (for
         relative branch targets). Returns the branch unit's :class:`~.semantics_branch.Flow`,
-        or None; control flow itself is :meth:`run`'s business."""
+        or None; control flow itself is :meth:`run`'s business. DMA, opcode db and ``$f``
+        raise :class:`~.state.NotModelled`."""
         if not 1 <= len(words) <= 4:
             raise ValueError(f"a bundle has 1 to 4 words, not {len(words)}")
         return self._execute(slots([int(word) & 0xFFFFFFFF for word in words]), address)
@@ -367,4 +368,4 @@ def program_words(image) -> list[int]:
     return [int(word) & 0xFFFFFFFF for word in image]
 
 
-__all__ = ["Vp1Machine", "RunResult", "ProgramError", "BundleLimit", "NotModelled", "SIZE", "commit"]
+__all__ = ["Vp1Machine", "RunResult", "ProgramError", "BundleLimit", "NotModelled", "commit"]
