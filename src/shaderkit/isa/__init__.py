@@ -63,7 +63,7 @@ REGISTRY = {
     "rsx-fp": Processor("shaderkit.isa.rsx", "PS3 RSX bare fragment-program microcode",
                         commands=frozenset({"decompile", "bench"}), variant={"kind": "fragment"},
                         containers=("vpo", "fpo")),
-    "vp1": Processor("shaderkit.isa.vp1", "NVIDIA VP1 video processor (NV41–G84)"),
+    "vp1": Processor("shaderkit.isa.vp1", "NVIDIA VP1 video processor (NV41–G84)", commands=frozenset({"bench"})),
 }
 
 

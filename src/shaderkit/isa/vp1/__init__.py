@@ -165,12 +165,14 @@ class Vp1(DescribedIsa):
 
     # -- running --------------------------------------------------------------------------
 
-    def machine(self, image: Sequence[int] | None = None, *, chip: str | None = None):
-        """The emulator (:mod:`.machine`), with ``image`` loaded at word 0."""
+    def machine(self, image: Sequence[int] | None = None, *, chip: str | None = None, **choices):
+        """The emulator (:mod:`.machine`), with ``image`` loaded at word 0. ``choices`` are
+        :class:`~.machine.Vp1Machine`'s keywords for the §13 unknowns (``loop_taken``,
+        ``return_stack_depth``, ``ret_delay_slot``, ``exit_delay_slot``, ``empty_scalar_word``)."""
         if image is not None and not len(image):
             raise InputError("empty image: no words to run")
         from .machine import Vp1Machine
-        return Vp1Machine(image, chip=chip or self.chip)
+        return Vp1Machine(image, chip=chip or self.chip, **choices)
 
     def run_command(self, program, output, options, **callbacks) -> str:
         try:
@@ -180,6 +182,11 @@ class Vp1(DescribedIsa):
                 raise
             raise InputError("run -m vp1: the VP1 emulator's command is not part of this build yet") from None
         return run_command(self, program, output, options, **callbacks)
+
+    def benchmark(self, seconds: float = 2.0):
+        """``shaderkit bench -m vp1`` (:mod:`.bench`)."""
+        from .bench import run_benchmark
+        return run_benchmark(seconds)
 
     # -- documentation --------------------------------------------------------------------
 
