@@ -133,7 +133,11 @@ class Vp1(DescribedIsa):
         return described.UNKNOWN_TEXT if instruction.is_data else self.envydis.format(instruction)
 
     def plain_lines(self, words: Sequence[int]) -> list[str]:
-        """``WORD<TAB>TEXT<TAB>FLAGS`` per word, each as if at word address 0 (the golden format)."""
+        """``WORD<TAB>TEXT<TAB>FLAGS`` per word, each as if at word address 0 (the golden format),
+        by the fast path (:mod:`.fast_text`, the same lines as the description gives)."""
+        if len(words) and 0 <= min(words) and max(words) <= 0xFFFFFFFF:
+            from .fast_text import plain_lines
+            return plain_lines(words)
         return annotated_lines(self.envydis, list(words), address=0, unknown_text=described.UNKNOWN_TEXT)
 
     def assemble(self, source: str, filename: str = "<input>") -> Vp1Program:
