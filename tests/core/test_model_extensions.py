@@ -193,3 +193,26 @@ OVERLAID = Description(
 
 def test_a_field_left_at_its_default_does_not_overwrite_an_overlapping_one_the_text_set():
     assert OVERLAID.encode(OVERLAID.parse("put n, 5")) == (0x10000005,)  # the unused wide stays under tag
+
+
+# -- which alternative's error is reported --------------------------------------------------
+
+BRANCHY = Description(
+    "branchy", word_bits=16, fields={"op": field("15:12"), "c": field("11:10"), "target": field("9:0", scale=4)},
+    operands={"c": Operand("c", Registers({n: (f"c{n}",) for n in range(4)})),
+              "target": Operand("target", Immediate())},
+    forms=[form("jmp {target}", op=1), form("jmp {c} {target}", op=2), form("jmp loop {c} {c} {target}", op=3)])
+
+
+@pytest.mark.parametrize("text, col, message", [
+    # The count differs from the short forms': the form that takes three operands reports.
+    ("jmp loop c1 c1 6", 16, "6 is not reachable: the value must be a multiple of 4"),
+    # Both two-operand forms fail: the one that read further into the text reports.
+    ("jmp c1 6", 8, "6 is not reachable: the value must be a multiple of 4"),
+    # Nothing but counts differ: the first form's count is the message.
+    ("jmp 4 4 4 4 4", 7, "'jmp' takes 1 operand (jmp target), got 5"),
+])
+def test_the_alternative_that_read_the_most_reports_its_error(text, col, message):
+    with pytest.raises(SourceError) as caught:
+        BRANCHY.parse(text)
+    assert (caught.value.col, caught.value.message) == (col, message)

@@ -428,7 +428,7 @@ class StatementParser:
         return replace(changed, words=tuple(self.encode(changed)))
 
     def _operand_count_error(self, declared, templates: Sequence[Token], required: int,
-                             operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> SourceError:
+                             operand_tokens: list[tuple[str, int]], head: tuple[str, int]) -> Mismatch:
         """"'ADD' takes 2 operands (ADD rd rs), got 3", at the first extra operand if any."""
         count = f"{required} to {len(templates)}" if required != len(templates) else str(len(templates))
         if templates:
@@ -446,9 +446,11 @@ class StatementParser:
                     blank = re.search(r"\S(\s+)(?=\S)", text)
                     if blank is not None:
                         word = text[blank.end(1):].split()[0]
-                        return SourceError(f"expected ',' between operands, found '{word}' ('{declared.mnemonic}' "
-                                           f"takes {takes})", text_column + blank.end(1), len(word))
-        return SourceError(f"'{declared.mnemonic}' takes {takes}, got {len(operand_tokens)}", column, length)
+                        return Mismatch(f"expected ',' between operands, found '{word}' ('{declared.mnemonic}' "
+                                        f"takes {takes})", text_column + blank.end(1), len(word))
+        # A count that differs is a shape that differs: where another form of the mnemonic takes
+        # that many operands (``bra loop … TARGET`` beside ``bra TARGET``), its error is the one meant.
+        return Mismatch(f"'{declared.mnemonic}' takes {takes}, got {len(operand_tokens)}", column, length)
 
     def _described(self, token: Token) -> str:
         """An operand of a template as messages name it: the title of the operand it starts

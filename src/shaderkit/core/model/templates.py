@@ -122,8 +122,11 @@ def moved(error: SourceError, column: int, length: int | None = None) -> SourceE
 
 
 def most_specific(errors: Sequence[SourceError]) -> SourceError:
-    """The error to report of alternatives that all failed: the first that is not a mismatch."""
-    return next((error for error in errors if not isinstance(error, Mismatch)), errors[0])
+    """The error to report of alternatives that all failed: of those that are not mismatches,
+    the one found furthest into the text (that alternative read the most of it as meant; the
+    first of equals), else the first mismatch."""
+    meant = [error for error in errors if not isinstance(error, Mismatch)]
+    return max(meant, key=lambda error: error.col) if meant else errors[0]
 
 
 @dataclass(frozen=True)
