@@ -121,5 +121,5 @@ def test_bad_starting_files_are_one_line_errors(tmp_path, option, content, messa
 
 
 def test_o_takes_a_bin_file(tmp_path):
-    result = invoke_cli("run", "-m", "vp1", raw_program(tmp_path, 0xFF000000), "-f", "raw", "-o", tmp_path / "x.png")
+    result = invoke_cli("run", "-m", "vp1", raw_program(tmp_path, 0xFF000000), "-f", "raw", "-o", tmp_path / "x.txt")
     assert_one_line_error(result, "give a .bin file")

@@ -9,7 +9,12 @@ of :mod:`.datastore`) and ``--state`` (JSON: register file → list of values, t
 * ``--trace``: each bundle as it runs — address, words with their envydis text, then the
   registers and data-store bytes it changed;
 * ``--dump``: every register and data-store byte that differs from the start;
-* ``-o FILE``: the data store after the run, as 8,192 raw bytes.
+* ``-o FILE``: the data store after the run, as 8,192 raw bytes (``.bin``) or, for ``.png``, as
+  the picture ``--image-out`` writes.
+
+``--image-in FILE`` loads a picture into the data store before the run (after ``--memory``,
+replacing it) and ``--image-out FILE`` writes the data store after the run as a picture, both
+in the layout of :mod:`.pictures` (a 64×128 greyscale picture at stride 0).
 
 The one-line summary it returns says how the program ended. A word with no model (DMA, FIFO,
 undocumented opcodes), a program that runs off its words, a return-stack error and an
@@ -43,15 +48,23 @@ def run_command(processor, program: str | None, output: str | None, options: dic
     """Run as the options say; return the one line the CLI prints when the program exits."""
     if program is None:
         raise InputError("give the program to run")
-    for name in ("image_in", "image_out"):
-        if options.get(name):
-            raise InputError(f"--{name.replace('_', '-')} is not supported by the VP1 emulator yet")
-    if output is not None and not output.lower().endswith(".bin"):
-        raise InputError(f"{output}: -o writes the data store after the run as raw bytes; give a .bin file")
+    image_out = options.get("image_out")
+    if output is not None and not output.lower().endswith((".bin", ".png")):
+        raise InputError(f"{output}: -o writes the data store after the run as raw bytes; give a .bin file "
+                         "(or a .png for the data store as a picture)")
+    for path in (image_out, output):
+        if path is not None and path.lower().endswith(".png"):
+            from ...render import check_picture_suffix
+            check_picture_suffix(path, False)
+    if image_out is not None and not image_out.lower().endswith(".png"):
+        raise InputError(f"{image_out}: --image-out writes a .png picture")
     words = load(program)
     machine = processor.machine(words, chip=options.get("chip") or getattr(processor, "chip", "g80"))
     if options.get("memory"):
         machine.data_store = read_memory(options["memory"])
+    if options.get("image_in"):
+        from .pictures import load_picture
+        machine.data_store = load_picture(options["image_in"])
     if options.get("state"):
         apply_state(machine.state, options["state"])
     start, start_store = machine.state.copy(), machine.data_store
@@ -62,12 +75,20 @@ def run_command(processor, program: str | None, output: str | None, options: dic
                          trace=show_bundle if options.get("trace") else None)
     if options.get("dump"):
         echo(dump_text(start, machine.state, start_store, machine.data_store))
-    if output is not None:
+    pictures = [path for path in (image_out, output) if path is not None and path.lower().endswith(".png")]
+    if output is not None and output not in pictures:
         write_bytes_atomic(output, machine.data_store)
+    for path in pictures:
+        from .pictures import HEIGHT, WIDTH, save_picture
+        save_picture(path, machine.data_store)
     interrupt = " with intr" if result.interrupt else ""
-    written = f"; data store written to {output}" if output is not None else ""
     bundles = f"{result.bundles:,} bundle{'s' if result.bundles != 1 else ''}"
-    return f"{program}: exit {result.exit_code:#x}{interrupt} after {bundles}{written}"
+    ended = f"exit {result.exit_code:#x}{interrupt} after {bundles}"
+    if pictures:
+        # the CLI's usual "wrote FILE (…)" line, one per picture
+        return "\n".join(f"wrote {path} ({WIDTH}×{HEIGHT} data store, {program}: {ended})" for path in pictures)
+    written = f"; data store written to {output}" if output is not None else ""
+    return f"{program}: {ended}{written}"
 
 
 def read_memory(path: str) -> bytes:
