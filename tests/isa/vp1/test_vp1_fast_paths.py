@@ -62,3 +62,119 @@ def test_the_isa_uses_the_fast_path_and_keeps_the_reference_for_odd_input():
     vp1 = isas.get("vp1")
     assert vp1.plain_lines(GOLDEN_WORDS[:300]) == reference(GOLDEN_WORDS[:300])
     assert vp1.plain_lines([]) == []
+
+
+# --- the compiled emulator against the interpreter and the golden vectors ---------------------
+
+import json  # noqa: E402
+
+from shaderkit.isa.vp1 import compiled  # noqa: E402
+from shaderkit.isa.vp1.bench import BENCH_PROGRAM  # noqa: E402
+from shaderkit.isa.vp1.machine import BundleLimit, Vp1Machine  # noqa: E402
+
+BUNDLES = golden_dir("vp1", "bundles")
+INTERPRETED_ONLY = [0x65, 0x6A, 0xCA, 0xC0, 0xBA, 0x94, 0xE2, 0x24]  # mixed in to exercise the fallback
+
+
+def golden_vectors():
+    states = [json.loads(line)["before"] for line in (BUNDLES / "states.jsonl").read_text().splitlines()]
+    vectors = [json.loads(line) for line in (BUNDLES / "vectors.jsonl").read_text().splitlines()]
+    return states, vectors, (BUNDLES / "ds_init.bin").read_bytes()
+
+
+def fully_compiled(words: list[int]) -> bool:
+    table = compiled.decode(words, 0x4FFFFFFF)
+    return len(words) > 0 and table[0, 1] == len(words) and table[0, 0] == 1
+
+
+def outcome(machine, run):
+    try:
+        result = run()
+        ended = (result.bundles, result.exit_code, result.interrupt)
+    except Exception as error:  # the same error, with the same words, is part of the equivalence
+        ended = (type(error).__name__, str(error))
+    return ended, machine.pc, machine.bundles, machine.dump_state(), machine.data_store
+
+
+def test_the_compiled_loop_matches_every_golden_vector_it_compiles():
+    states, vectors, initial = golden_vectors()
+    checked = 0
+    for vector in vectors:
+        words = [int(word, 16) for word in vector["words"]]
+        if not fully_compiled(words):
+            continue
+        machine = Vp1Machine(words)
+        before = states[vector["state"]]
+        machine.load_state(before, initial)
+        try:  # one bundle: it exits, or the budget stops the program after it
+            compiled.run_compiled(machine, max_bundles=1)
+        except BundleLimit:
+            pass
+        assert machine.bundles == 1
+        want = {name: list(values) for name, values in before.items()}
+        for name, changes in vector["after"].items():
+            for index, value in changes:
+                want[name][index] = value
+        store = bytearray(initial)
+        for index, value in vector["ds_writes"]:
+            store[index] = value
+        assert machine.dump_state() == want, vector["id"]
+        assert machine.data_store == bytes(store), vector["id"]
+        checked += 1
+    assert checked >= 50  # the golden set has bundles of only compiled operations
+
+
+def random_machine(words: list[int], seed: int, **choices) -> Vp1Machine:
+    generator = random.Random(seed)
+    machine = Vp1Machine(words, **choices)
+    state = machine.state
+    state.r = [generator.getrandbits(32) for _ in range(31)] + [0]
+    state.v = [[generator.getrandbits(8) for _ in range(16)] for _ in range(32)]
+    state.a = [generator.getrandbits(32) for _ in range(32)]
+    state.vc = [generator.getrandbits(32) for _ in range(4)]
+    state.l = [generator.getrandbits(16) for _ in range(4)]
+    state.c = [(generator.getrandbits(16) & ~0x5800) | 0x8000 for _ in range(4)]
+    machine.data_store = bytes(generator.getrandbits(8) for _ in range(8192))
+    return machine
+
+
+def random_program(generator: random.Random, length: int) -> list[int]:
+    units = [sorted(compiled.ADDRESS_COMPILED), sorted(compiled.SCALAR_COMPILED), sorted(compiled.VECTOR_COMPILED),
+             sorted(compiled.BRANCH_COMPILED - {0xFF})]
+    words = []
+    for address in range(length - 1):
+        if generator.random() < 0.08:
+            opcode = generator.choice(INTERPRETED_ONLY)
+        else:
+            opcode = generator.choice(units[generator.randrange(4)])
+        word = opcode << 24 | generator.getrandbits(24)
+        if opcode in (0xE0, 0xE1):  # a short hop, mostly inside the program
+            hop = generator.randrange(-3, 4) & 0x7FFF
+            word = (word & ~(0x7FFF << 9)) | hop << 9
+        if opcode == 0x6A:
+            word = (word & ~(0x1F << 3)) | generator.choice([8, 9, 10, 12]) << 3  # a modelled file
+        words.append(word)
+    words.append(0xFF000000 | generator.getrandbits(16))
+    return words
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from(["before", "after", "always"]),
+       st.booleans())
+def test_random_programs_run_alike_compiled_and_interpreted(seed, loop_taken, exit_delay_slot):
+    generator = random.Random(seed)
+    words = random_program(generator, generator.randrange(4, 40))
+    choices = {"loop_taken": loop_taken, "exit_delay_slot": exit_delay_slot}
+    interpreted = random_machine(words, seed, **choices)
+    fast = random_machine(words, seed, **choices)
+    budget = generator.randrange(1, 300)
+    assert outcome(fast, lambda: compiled.run_compiled(fast, budget)) == \
+        outcome(interpreted, lambda: interpreted.run(budget))
+
+
+def test_the_bench_program_runs_compiled_throughout_and_alike():
+    from shaderkit.isa.vp1 import Vp1
+    image = Vp1().assemble(BENCH_PROGRAM, "<bench>").image
+    interpreted, fast = Vp1Machine(image), Vp1Machine(image)
+    assert compiled.decode(image, 0x4FFFFFFF)[:, 0].all()
+    assert outcome(fast, lambda: compiled.run_compiled(fast)) == outcome(interpreted, lambda: interpreted.run())

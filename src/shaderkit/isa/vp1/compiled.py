@@ -1,0 +1,419 @@
+"""A compiled run loop for VP1 programs (Numba): bundles formed and decoded once, then run in
+machine code, with the interpreter (:mod:`.machine`) as the reference and the fallback.
+
+:func:`run_compiled` runs a :class:`~.machine.Vp1Machine`'s program like ``machine.run()``.
+Every bundle start of the program is formed once (:func:`~.bundles.bundle_length`,
+:func:`~.bundles.slots`); a bundle is *compiled* when every word of it is one of the operations
+below, else it is left to the interpreter. The compiled loop runs compiled bundles until it
+reaches one that is not (or the program's end, or the bundle budget); that bundle runs in the
+interpreter (``machine.step()``, which also raises the interpreter's errors), and the loop goes
+on. The state goes from the machine's register files into arrays and back at each switch, so
+the machine afterwards is exactly as the interpreter leaves it.
+
+Compiled operations (a subset; all others run in the interpreter):
+
+* scalar: ``add`` (0x4c 0x5c 0x6c 0x7c), ``sar``/``shr`` (0x4e 0x5e 0x6e 0x7e), ``bitop`` (0x42),
+  ``snop`` (0x4f, also the empty scalar slot when that is ``snop``);
+* address: ``ldvh``/``ldvv`` (d8/d9), ``stvh``/``stvv`` (dc/dd), ``anop`` (df);
+* vector, immediate forms: ``vmin``/``vmax`` (a8 a9 b8 b9), ``vadd``/``vsub`` (ac bc bd),
+  ``vand``/``vxor``/``vor`` (aa ab af);
+* branch: ``bra`` (e0), ``bra loop`` (e1), ``bnop`` (ef), ``mov $l`` (f0), ``exit`` (ff).
+
+Not compiled: the s2v path and the vector ops that read it, calls and returns, ``$va``, the
+shared read ports (no compiled scalar op moves through them), tracing (``run`` with ``trace``
+always interprets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bundles import bundle_length, slots
+
+SCALAR_ADD = frozenset({0x4C, 0x5C, 0x6C, 0x7C})
+SCALAR_SHIFT = frozenset({0x4E, 0x5E, 0x6E, 0x7E})
+SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | {0x42, 0x4F}
+ADDRESS_COMPILED = frozenset({0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
+VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
+VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
+VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC)
+BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xEF, 0xF0, 0xFF})
+LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
+NONE = -1
+
+_kernel = None
+
+
+def compiled_word(word: int, unit: int) -> bool:
+    opcode = word >> 24
+    return opcode in (ADDRESS_COMPILED, SCALAR_COMPILED, VECTOR_COMPILED, BRANCH_COMPILED)[unit]
+
+
+def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
+    """Per word address: [compiled?, length, A, S, V, B] (NONE for an empty slot; S is the
+    empty scalar word where the bundle has none)."""
+    table = np.full((len(program), 6), NONE, dtype=np.int64)
+    empty_ok = compiled_word(empty_scalar_word, 1)
+    for pc in range(len(program)):
+        length = bundle_length(program, pc)
+        units = slots(program[pc:pc + length])
+        if units[1] is None:
+            units[1] = empty_scalar_word
+            ok = empty_ok
+        else:
+            ok = True
+        ok = ok and all(word is None or compiled_word(word, unit) for unit, word in enumerate(units))
+        table[pc] = [1 if ok else 0, length, *(NONE if word is None else word for word in units)]
+    return table
+
+
+def kernel():
+    global _kernel
+    if _kernel is None:
+        _kernel = _build()
+    return _kernel
+
+
+def _build():
+    from numba import njit
+
+    M32 = 0xFFFFFFFF
+    C_ZERO = (1 << 11) | (1 << 12) | (1 << 14)
+    C_ONE = 1 << 15
+
+    @njit(cache=False)
+    def sext(value, bits):
+        value &= (1 << bits) - 1
+        return value - (1 << bits) if value >> (bits - 1) else value
+
+    @njit(cache=False)
+    def full_flags(result, source1, g80):
+        flags = (result >> 31 & 1) | (1 << 1 if result == 0 else 0) | ((result >> 19 & 1) << 2) \
+            | (((result ^ source1) >> 20 & 1) << 3) | ((result >> 20 & 1) << 4) | ((result >> 21 & 1) << 5)
+        if g80:
+            flags |= ((result >> 19 & 1) << 6) | ((result >> 18 & 1) << 7)
+        return flags
+
+    @njit(cache=False)
+    def bitop(table, a, b):
+        result = 0
+        if table & 1:
+            result |= ~a & ~b
+        if table & 2:
+            result |= a & ~b
+        if table & 4:
+            result |= ~a & b
+        if table & 8:
+            result |= a & b
+        return result & M32
+
+    @njit(cache=False)
+    def store_offset(address, stride):
+        address &= 0x1FFF
+        if stride == 0:
+            rotation = (address >> 5) & 7
+        else:
+            rotation = address >> (4 + stride)
+        return (address & ~0xF) | ((address + rotation) & 0xF)
+
+    @njit(cache=False)
+    def vector_address(word, address, stride, i):
+        if word >> 24 & 1:
+            step = 0x10 << stride
+            return (address & 0x1FFF & ~(0xF << (4 + stride))) + i * step
+        return (address & 0x1FFF & ~0xF) + i
+
+    @njit(cache=False)
+    def run(table, r, v, vc, a, c, l, sr, store, flow, g80, loop_rule, exit_delay_slot, budget):
+        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles]."""
+        size = table.shape[0]
+        new_v = np.zeros(16, dtype=np.int64)
+        stores_at = np.zeros(16, dtype=np.int64)
+        stores_value = np.zeros(16, dtype=np.int64)
+        vector_result = np.zeros(16, dtype=np.int64)
+        executed = 0
+        while flow[3] == 0 and executed < budget:
+            pc = flow[0]
+            if pc < 0 or pc >= size or table[pc, 0] != 1:
+                break
+            length = table[pc, 1]
+            aw, sw, vw, bw = table[pc, 2], table[pc, 3], table[pc, 4], table[pc, 5]
+            # pending writes
+            r_index = -1
+            r_value = 0
+            av_index = -1
+            vv_index = -1
+            vc_index = -1
+            vc_value = 0
+            ac_index = -1
+            ac_mask = 0
+            ac_bits = 0
+            sc_index = -1
+            sc_bits = 0
+            bc_index = -1
+            bc_bits = 0
+            bl_index = -1
+            bl_value = 0
+            store_count = 0
+            flow_kind = 0  # 0 none, 1 jump, 2 exit
+            condition = False
+            target = 0
+            has_loop = False
+            loop_before = 0
+            loop_after = 0
+            exit_code = 0
+            interrupt = 0
+            # scalar
+            op = sw >> 24
+            if op != 0x4F:
+                dst, src1, src2 = sw >> 19 & 31, sw >> 14 & 31, sw >> 9 & 31
+                s1 = r[src1]
+                if op == 0x42:
+                    result = bitop(sw >> 3 & 15, r[src2], s1)
+                    flags = full_flags(result, result, g80) & ~0x09
+                else:
+                    if sw >> 29 & 1:
+                        s2 = sext(sw >> 3, 11) & M32
+                    else:
+                        cv = c[sw >> 3 & 3]
+                        slct = sw >> 5 & 15
+                        if slct == 4:
+                            index = (src2 & ~3) | ((src2 + ((cv >> 4) & 3)) & 3)
+                        else:
+                            index = src2 ^ ((cv >> slct) & 1)
+                        s2 = r[index]
+                    if op & 0x0F == 0x0C:
+                        result = (s1 + s2) & M32
+                    else:
+                        count = sext(s2, 6)
+                        if count == -32:
+                            result = s1
+                        elif count < 0:
+                            result = (s1 << -count) & M32
+                        elif sw >> 28 & 1:
+                            result = s1 >> count
+                        else:
+                            result = (sext(s1, 32) >> count) & M32
+                    flags = full_flags(result, s1, g80)
+                r_index, r_value = dst, result
+                if not sw & 4:
+                    sc_index, sc_bits = sw & 3, flags
+            # address
+            if aw != NONE:
+                op = aw >> 24
+                if op != 0xDF:
+                    index = aw >> 14 & 31 if op <= 0xD9 else aw >> 19 & 31
+                    a_value = a[index]
+                    uimm = aw >> 3 & 0x7FF
+                    moved = (a_value & ~0xFFFF & M32) | ((a_value + uimm) & 0xFFFF)
+                    if not aw & 4:
+                        ac_index, ac_mask = aw & 3, 1 << 10
+                        ac_bits = (1 << 10) if (moved & 0xFFFF) >= (moved >> 16 & 0x3FFF) else 0
+                    address = (a_value & 0xFFFF) | uimm
+                    stride = a_value >> 30 & 3
+                    if op <= 0xD9:
+                        av_index = aw >> 19 & 31
+                        for i in range(16):
+                            new_v[i] = store[store_offset(vector_address(aw, address, stride, i), stride)]
+                    else:
+                        source = aw >> 14 & 31
+                        for i in range(16):
+                            stores_at[i] = store_offset(vector_address(aw, address, stride, i), stride)
+                            stores_value[i] = v[source, i]
+                        store_count = 16
+            # vector (reads v before the address load lands: the load is in new_v, not v)
+            if vw != NONE:
+                op = vw >> 24
+                dst, src1 = vw >> 19 & 31, vw >> 14 & 31
+                immediate = vw >> 3 & 0xFF
+                signs = 0
+                zeros = 0
+                if op == 0xAA or op == 0xAB or op == 0xAF:
+                    for i in range(16):
+                        x = v[src1, i]
+                        if op == 0xAA:
+                            value = x & immediate
+                        elif op == 0xAB:
+                            value = x ^ immediate
+                        else:
+                            value = x | immediate
+                        vector_result[i] = value
+                        if value == 0:
+                            zeros |= 1 << i
+                else:
+                    unsigned = vw >> 28 & 1
+                    for i in range(16):
+                        x = v[src1, i]
+                        y = immediate
+                        if not unsigned:
+                            x = x - 256 if x >> 7 else x
+                            y = y - 256 if y >> 7 else y
+                        if op == 0xA8 or op == 0xB8:
+                            raw = min(x, y)
+                        elif op == 0xA9 or op == 0xB9:
+                            raw = max(x, y)
+                        elif op == 0xBD:
+                            raw = x - y
+                        else:
+                            raw = x + y
+                        if unsigned:
+                            value = min(max(raw, 0), 255)
+                            if raw >> 8 & 1:
+                                signs |= 1 << i
+                        else:
+                            value = min(max(raw, -128), 127) & 0xFF
+                            if raw < 0:
+                                signs |= 1 << i
+                        vector_result[i] = value
+                        if value == 0:
+                            zeros |= 1 << i
+                vv_index = dst
+                if not vw & 4:
+                    vc_index, vc_value = vw & 3, (signs & 0xFFFF) | (zeros & 0xFFFF) << 16
+            # branch
+            if bw != NONE:
+                op = bw >> 24
+                if op == 0xE0 or op == 0xE1:
+                    cond, slct = bw >> 3 & 3, bw >> 5 & 15
+                    if op == 0xE1:
+                        value = l[cond]
+                        loop_before = value & 0xFF
+                        value = value - 1 if loop_before else value | value >> 8
+                        loop_after = value & 0xFF
+                        has_loop = True
+                        bl_index, bl_value = bw & 3, value
+                        if not bw & 4:
+                            bc_index = bw & 3
+                            bc_bits = (1 << 13) if loop_after == 0 else 0
+                    elif not bw & 4:
+                        bc_index, bc_bits = bw & 3, 1 << 13
+                    flow_kind = 1
+                    condition = (c[cond] >> slct & 1) == 1
+                    target = sext(bw >> 9, 15) * 4 + (pc & ~3)
+                elif op == 0xF0:
+                    index = bw >> 19 & 3
+                    value = bw & 0xFFFF
+                    bl_index, bl_value = index, value
+                    bc_index = index
+                    bc_bits = (1 << 13) if value & 0xFF == 0 else 0
+                elif op == 0xFF:
+                    flow_kind = 2
+                    exit_code = bw & 0xFFFF
+                    interrupt = bw >> 16 & 1
+            # commit (§2.3 priorities)
+            if r_index >= 0:
+                r[r_index] = r_value
+            r[31] = 0
+            if av_index >= 0:
+                for i in range(16):
+                    v[av_index, i] = new_v[i]
+            if vv_index >= 0:
+                for i in range(16):
+                    v[vv_index, i] = vector_result[i]
+            if vc_index >= 0:
+                vc[vc_index] = vc_value
+            if ac_index >= 0:
+                c[ac_index] = (((c[ac_index] & ~ac_mask) | (ac_bits & ac_mask)) & ~C_ZERO) | C_ONE
+            if sc_index >= 0:
+                c[sc_index] = (((c[sc_index] & ~0xFF) | (sc_bits & 0xFF)) & ~C_ZERO) | C_ONE
+            if bc_index >= 0:
+                mask = 1 << 13
+                c[bc_index] = (((c[bc_index] & ~mask) | (bc_bits & mask)) & ~C_ZERO) | C_ONE
+            if bl_index >= 0:
+                l[bl_index] = bl_value
+            for i in range(store_count):
+                store[stores_at[i]] = stores_value[i] & 0xFF
+            sr[30] = (sr[30] + 1) & M32
+            # control flow (Vp1Machine.step and _flow)
+            executed += 1
+            flow[6] += 1
+            next_pc = pc + length
+            if flow[2]:
+                flow[3] = 1
+            if flow[1] != NONE:
+                next_pc = flow[1]
+                flow[1] = NONE
+            if flow_kind == 2:
+                flow[4], flow[5] = exit_code, interrupt
+                if exit_delay_slot:
+                    flow[2] = 1
+                else:
+                    flow[3] = 1
+            elif flow_kind == 1:
+                if condition:
+                    taken = True
+                    if has_loop:
+                        if loop_rule == 0:
+                            taken = loop_before != 0
+                        elif loop_rule == 1:
+                            taken = loop_after != 0
+                    if taken:
+                        flow[1] = target
+            flow[0] = next_pc
+        return executed
+
+    return run
+
+
+class CompiledProgram:
+    """The decoded program of one machine (rebuilt when its program or empty scalar word changes)."""
+
+    def __init__(self, machine):
+        self.program = list(machine.program)
+        self.empty_scalar_word = machine.empty_scalar_word
+        self.table = decode(self.program, machine.empty_scalar_word)
+
+    def fits(self, machine) -> bool:
+        return machine.program == self.program and machine.empty_scalar_word == self.empty_scalar_word
+
+
+def _arrays(machine):
+    state = machine.state
+    return (np.array(state.r, dtype=np.int64), np.array(state.v, dtype=np.int64).reshape(32, 16),
+            np.array(state.vc, dtype=np.int64), np.array(state.a, dtype=np.int64),
+            np.array(state.c, dtype=np.int64), np.array(state.l, dtype=np.int64),
+            np.array(state.sr, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
+
+
+def _write_back(machine, arrays) -> None:
+    r, v, vc, a, c, l, sr, store = arrays
+    state = machine.state
+    state.r = r.tolist()
+    state.v = [row for row in v.tolist()]
+    state.vc, state.a, state.c, state.l, state.sr = vc.tolist(), a.tolist(), c.tolist(), l.tolist(), sr.tolist()
+    machine.store.data[:] = store.astype(np.uint8).tobytes()
+
+
+def run_compiled(machine, max_bundles: int = 1_000_000):
+    """``machine.run(max_bundles)`` with compiled bundles where they apply (module docstring);
+    the same result, state, data store and errors."""
+    from .machine import BundleLimit, RunResult
+    compiled = getattr(machine, "_compiled_program", None)
+    if compiled is None or not compiled.fits(machine):
+        compiled = machine._compiled_program = CompiledProgram(machine)
+    run = kernel()
+    start = machine.bundles
+    loop_rule = LOOP_RULE_CODES[machine.loop_taken]
+    while not machine.exited:
+        left = max_bundles - (machine.bundles - start)
+        if left <= 0:  # as Vp1Machine.run says it
+            raise BundleLimit(f"stopped after {max_bundles:,} bundles without exit (at word {machine.pc:#x}); "
+                              "raise --max-bundles if the program needs more")
+        if machine.redirect_is_call:  # a call's delay slot: the interpreter pushes the return
+            machine.step()
+            continue
+        flow = np.array([machine.pc, NONE if machine.redirect is None else machine.redirect,
+                         int(machine.stop_after_next), int(machine.exited), machine.exit_code,
+                         int(machine.interrupt), machine.bundles], dtype=np.int64)
+        arrays = _arrays(machine)
+        executed = run(compiled.table, *arrays, flow, machine.state.g80, loop_rule,
+                       bool(machine.exit_delay_slot), left)
+        if executed:
+            _write_back(machine, arrays)
+            machine.pc = int(flow[0])
+            machine.redirect = None if flow[1] == NONE else int(flow[1])
+            machine.stop_after_next, machine.exited = bool(flow[2]), bool(flow[3])
+            machine.exit_code, machine.interrupt, machine.bundles = int(flow[4]), bool(flow[5]), int(flow[6])
+        if not machine.exited and machine.bundles - start < max_bundles:
+            machine.step()  # a bundle the compiled loop leaves to the interpreter
+    return RunResult(machine.bundles - start, machine.exit_code, machine.interrupt, machine.pc)
