@@ -9,7 +9,9 @@ store layout (``shaderkit.isa.vp1.pictures``):
 * ``landscape.png``      64×64 greyscale (one plane, rows 0–63 of the data store);
 * ``landscape_rgb.png``  64×32 colour (red, green and blue planes at rows 0, 32 and 64);
 * ``landscape_field.png`` 64×32 greyscale: the even lines of ``landscape.png``, one field of
-  an interlaced frame.
+  an interlaced frame;
+* ``landscape_hadamard.png`` 64×64 greyscale: the 4×4 Walsh-Hadamard coefficients of
+  ``landscape.png`` minus 128, ``floor(H x H / 16 + 1/2)`` per block, plus 128.
 
 Deterministic: no random generator, only integer hashing and closed formulas, so running it
 again reproduces the same pixels. Made for this project; the pictures are under its licence.
@@ -61,10 +63,23 @@ def to_bytes(picture: np.ndarray) -> np.ndarray:
     return np.round(picture * 255.0).astype(np.uint8)
 
 
+HADAMARD = np.array([[1, 1, 1, 1], [1, -1, 1, -1], [1, 1, -1, -1], [1, -1, -1, 1]])
+
+
+def hadamard_coefficients(grey: np.ndarray) -> np.ndarray:
+    """Per 4×4 block of ``grey`` − 128: floor(H x H / 16 + 1/2), plus 128, as bytes."""
+    x = grey.astype(np.int64) - 128
+    blocks = x.reshape(x.shape[0] // 4, 4, x.shape[1] // 4, 4).transpose(0, 2, 1, 3)
+    c = np.floor(HADAMARD @ blocks @ HADAMARD / 16 + 0.5).astype(np.int64)
+    c = np.clip(c, -128, 127).transpose(0, 2, 1, 3).reshape(x.shape)
+    return (c + 128).astype(np.uint8)
+
+
 def main() -> None:
     grey = to_bytes(landscape(64, 64) @ np.array([0.299, 0.587, 0.114]))
     Image.fromarray(grey, "L").save(HERE / "landscape.png")
     Image.fromarray(np.ascontiguousarray(grey[0::2]), "L").save(HERE / "landscape_field.png")
+    Image.fromarray(hadamard_coefficients(grey), "L").save(HERE / "landscape_hadamard.png")
     Image.fromarray(to_bytes(landscape(64, 32)), "RGB").save(HERE / "landscape_rgb.png")
 
 

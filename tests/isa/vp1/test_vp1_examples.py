@@ -5,7 +5,8 @@ Each program is assembled without a warning, run through the Python API
 :mod:`shaderkit.isa.vp1.pictures`, and its result is compared, byte for byte, with an
 independent NumPy computation of the same integer maths. Every pipeline here is exact: the
 vector unit's accumulator holds the weighted sums in full and the rounding constant is the
-one the reference adds, so no tolerance is needed. The picture the program read must be left
+one the reference adds, and the saturating butterflies of the inverse transform are clipped
+to signed bytes in the reference too, so no tolerance is needed. The picture the program read must be left
 as it was, and the program must run the bundles its header states.
 """
 
@@ -67,7 +68,7 @@ def stated_bundles(name: str) -> int:
 
 def test_there_are_at_least_four_examples_each_with_a_demo_picture():
     sources = sorted(EXAMPLES.glob("*.s"))
-    assert len(sources) >= 4
+    assert len(sources) >= 5
     for source in sources:
         assert demo_picture(source).is_file(), source
 
@@ -114,6 +115,31 @@ def test_deinterlace_doubles_the_field_lines_and_interpolates_between_them():
     assert bundles == stated_bundles("deinterlace")
 
 
+def saturating_hadamard(values: np.ndarray, axis: int) -> np.ndarray:
+    """The 4-point Walsh-Hadamard transform (rows of H = [[1,1,1,1],[1,-1,1,-1],[1,1,-1,-1],
+    [1,-1,-1,1]]) over groups of 4 along ``axis``, as two stages of butterflies with every sum
+    and difference clipped to a signed byte."""
+    def sat(v):
+        return np.clip(v, -128, 127)
+    moved = np.moveaxis(values, axis, -1)
+    t = moved.reshape(*moved.shape[:-1], -1, 4)
+    a0, a1 = sat(t[..., 0] + t[..., 1]), sat(t[..., 0] - t[..., 1])
+    a2, a3 = sat(t[..., 2] + t[..., 3]), sat(t[..., 2] - t[..., 3])
+    y = np.stack([sat(a0 + a2), sat(a1 + a3), sat(a0 - a2), sat(a1 - a3)], axis=-1)
+    return np.moveaxis(y.reshape(moved.shape), -1, axis)
+
+
+def test_inverse_hadamard_decodes_the_coefficients_with_saturating_butterflies():
+    coefficients = grey("landscape_hadamard.png") - 128
+    rows, bundles = run_example("inverse_hadamard")
+    assert np.array_equal(rows[:64], coefficients + 128)
+    decoded = saturating_hadamard(saturating_hadamard(coefficients, 0), 1) + 128
+    assert np.array_equal(rows[64:128], decoded)
+    # H (H x H / 16) H = x: the decoded picture is the landscape up to the coefficients' rounding
+    assert np.abs(decoded - grey("landscape.png")).max() <= 8
+    assert bundles == stated_bundles("inverse_hadamard")
+
+
 def test_deinterlace_relies_on_the_default_loop_rule():
     """Its inner loop is written for loop_taken="before" (the default, spec §13's hypothesis):
     under "after" each line runs one vector fewer, so the result differs."""
@@ -132,6 +158,7 @@ def test_the_pictures_are_what_their_script_makes():
     assert np.array_equal(grey("landscape.png"), expected_grey)
     assert np.array_equal(colour("landscape_rgb.png"), module.to_bytes(module.landscape(64, 32)))
     assert np.array_equal(grey("landscape_field.png"), expected_grey[0::2])
+    assert np.array_equal(grey("landscape_hadamard.png"), module.hadamard_coefficients(expected_grey))
 
 
 @pytest.mark.parametrize("machine_choice", [{}, {"chip": "nv41"}])
