@@ -77,6 +77,8 @@ def kernel():
 def _build():
     from numba import njit
 
+    from . import semantics_scalar
+
     M32 = 0xFFFFFFFF
     C_ZERO = (1 << 11) | (1 << 12) | (1 << 14)
     C_ONE = 1 << 15
@@ -94,18 +96,8 @@ def _build():
             flags |= ((result >> 19 & 1) << 6) | ((result >> 18 & 1) << 7)
         return flags
 
-    @njit(cache=False)
-    def bitop(table, a, b):
-        result = 0
-        if table & 1:
-            result |= ~a & ~b
-        if table & 2:
-            result |= a & ~b
-        if table & 4:
-            result |= ~a & b
-        if table & 8:
-            result |= a & b
-        return result & M32
+    # The interpreter's own truth-table rule, compiled (a plain function of integers).
+    bitop = njit(cache=False)(semantics_scalar.bitop)
 
     @njit(cache=False)
     def store_offset(address, stride):
