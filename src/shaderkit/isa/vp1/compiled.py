@@ -14,10 +14,14 @@ Compiled operations (a subset; all others run in the interpreter):
 
 * scalar: ``add`` (0x4c 0x5c 0x6c 0x7c), ``sar``/``shr`` (0x4e 0x5e 0x6e 0x7e), ``bitop`` (0x42),
   ``snop`` (0x4f, also the empty scalar slot when that is ``snop``);
-* address: ``ldvh``/``ldvv`` (d8/d9), ``stvh``/``stvv`` (dc/dd), ``anop`` (df);
+* address: ``ldavh``/``ldavv`` (c0 c1 d0 d1) and ``stavh``/``stavv`` (c4 c5 d4 d5) with their
+  post-increment (mangled ``$a`` or IMM) and short flag, ``aadd`` (ca), ``setlo``/``sethi``
+  (cc/cd), ``ldvh``/``ldvv`` (d8/d9), ``stvh``/``stvv`` (dc/dd), ``anop`` (df); the ``$a``
+  arithmetic is the interpreter's ``address_add``/``short_flag``/``mangled_index``, compiled;
 * vector, immediate forms: ``vmin``/``vmax`` (a8 a9 b8 b9), ``vadd``/``vsub`` (ac bc bd),
-  ``vand``/``vxor``/``vor`` (aa ab af);
-* branch: ``bra`` (e0), ``bra loop`` (e1), ``bnop`` (ef), ``mov $l`` (f0), ``exit`` (ff).
+  ``vand``/``vxor``/``vor`` (aa ab af), ``mov VD BIMM`` (ad);
+* branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
+  ``mov $l`` (f0), ``exit`` (ff).
 
 Not compiled: the s2v path and the vector ops that read it, calls and returns, ``$va``, the
 shared read ports (no compiled scalar op moves through them), tracing (``run`` with ``trace``
@@ -33,11 +37,12 @@ from .bundles import bundle_length, slots
 SCALAR_ADD = frozenset({0x4C, 0x5C, 0x6C, 0x7C})
 SCALAR_SHIFT = frozenset({0x4E, 0x5E, 0x6E, 0x7E})
 SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | {0x42, 0x4F}
-ADDRESS_COMPILED = frozenset({0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
+ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5,
+                              0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
 VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
 VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
-VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC)
-BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xEF, 0xF0, 0xFF})
+VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | {0xAD}
+BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
 
@@ -77,7 +82,8 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import semantics_scalar
+    from . import semantics_address, semantics_scalar
+    from . import state as state_module
 
     M32 = 0xFFFFFFFF
     C_ZERO = (1 << 11) | (1 << 12) | (1 << 14)
@@ -98,6 +104,10 @@ def _build():
 
     # The interpreter's own truth-table rule, compiled (a plain function of integers).
     bitop = njit(cache=False)(semantics_scalar.bitop)
+    # The interpreter's $a arithmetic (§8.2) and mangled source (§4.3), compiled likewise.
+    address_add = njit(cache=False)(semantics_address.address_add)
+    short_flag = njit(cache=False)(semantics_address.short_flag)
+    mangled_index = njit(cache=False)(state_module.mangled_index)
 
     @njit(cache=False)
     def store_offset(address, stride):
@@ -140,6 +150,8 @@ def _build():
             ac_index = -1
             ac_mask = 0
             ac_bits = 0
+            aa_index = -1
+            aa_value = 0
             sc_index = -1
             sc_bits = 0
             bc_index = -1
@@ -193,7 +205,40 @@ def _build():
             # address
             if aw != NONE:
                 op = aw >> 24
-                if op != 0xDF:
+                if op == 0xCC or op == 0xCD:  # setlo / sethi: no flags
+                    index = aw >> 19 & 31
+                    if op == 0xCC:
+                        aa_index, aa_value = index, (a[index] & 0xFFFF0000) | (aw & 0xFFFF)
+                    else:
+                        aa_index, aa_value = index, (a[index] & 0xFFFF) | (aw & 0xFFFF) << 16
+                elif op == 0xCA or (op & 0xEA) == 0xC0:  # aadd; ldav/stav c0 c1 c4 c5 d0 d1 d4 d5
+                    if op == 0xCA or (op & 4):
+                        index = aw >> 19 & 31
+                    else:
+                        index = aw >> 14 & 31
+                    a_value = a[index]
+                    if op >> 4 & 1:
+                        step = sext(aw >> 3, 11)
+                    else:
+                        step = a[mangled_index(c[aw >> 3 & 3], aw >> 5 & 15, aw >> 9 & 31)]
+                    moved = address_add(a_value, step)
+                    aa_index, aa_value = index, moved
+                    if not aw & 4:
+                        ac_index, ac_mask, ac_bits = aw & 3, 1 << 10, short_flag(moved)
+                    stride = a_value >> 30 & 3
+                    if op == 0xCA:
+                        pass
+                    elif op & 4:
+                        source = aw >> 14 & 31
+                        for i in range(16):
+                            stores_at[i] = store_offset(vector_address(aw, a_value, stride, i), stride)
+                            stores_value[i] = v[source, i]
+                        store_count = 16
+                    else:
+                        av_index = aw >> 19 & 31
+                        for i in range(16):
+                            new_v[i] = store[store_offset(vector_address(aw, a_value, stride, i), stride)]
+                elif op != 0xDF:
                     index = aw >> 14 & 31 if op <= 0xD9 else aw >> 19 & 31
                     a_value = a[index]
                     uimm = aw >> 3 & 0x7FF
@@ -220,7 +265,12 @@ def _build():
                 immediate = vw >> 3 & 0xFF
                 signs = 0
                 zeros = 0
-                if op == 0xAA or op == 0xAB or op == 0xAF:
+                if op == 0xAD:  # mov VD BIMM: sf = BIMM bit 7, zf
+                    for i in range(16):
+                        vector_result[i] = immediate
+                    signs = 0xFFFF if immediate & 0x80 else 0
+                    zeros = 0xFFFF if immediate == 0 else 0
+                elif op == 0xAA or op == 0xAB or op == 0xAF:
                     for i in range(16):
                         x = v[src1, i]
                         if op == 0xAA:
@@ -265,9 +315,9 @@ def _build():
             # branch
             if bw != NONE:
                 op = bw >> 24
-                if op == 0xE0 or op == 0xE1:
+                if op >= 0xE0 and op <= 0xE3:  # bra, bra loop, and their "not" forms (bit 1)
                     cond, slct = bw >> 3 & 3, bw >> 5 & 15
-                    if op == 0xE1:
+                    if op & 1:
                         value = l[cond]
                         loop_before = value & 0xFF
                         value = value - 1 if loop_before else value | value >> 8
@@ -280,7 +330,7 @@ def _build():
                     elif not bw & 4:
                         bc_index, bc_bits = bw & 3, 1 << 13
                     flow_kind = 1
-                    condition = (c[cond] >> slct & 1) == 1
+                    condition = (c[cond] >> slct & 1) == (0 if op & 2 else 1)
                     target = sext(bw >> 9, 15) * 4 + (pc & ~3)
                 elif op == 0xF0:
                     index = bw >> 19 & 3
@@ -304,6 +354,8 @@ def _build():
                     v[vv_index, i] = vector_result[i]
             if vc_index >= 0:
                 vc[vc_index] = vc_value
+            if aa_index >= 0:
+                a[aa_index] = aa_value
             if ac_index >= 0:
                 c[ac_index] = (((c[ac_index] & ~ac_mask) | (ac_bits & ac_mask)) & ~C_ZERO) | C_ONE
             if sc_index >= 0:
