@@ -13,17 +13,22 @@ the machine afterwards is exactly as the interpreter leaves it.
 Compiled operations (a subset; all others run in the interpreter):
 
 * scalar: ``add`` (0x4c 0x5c 0x6c 0x7c), ``sar``/``shr`` (0x4e 0x5e 0x6e 0x7e), ``bitop`` (0x42),
-  ``snop`` (0x4f, also the empty scalar slot when that is ``snop``);
+  ``mov $r IMM19`` (0x65), ``sethi $r`` (0x75), ``mov $v word $r`` (0x6a with RFILE 0–3 or 18),
+  ``snop`` (0x4f, also the empty scalar slot when that is ``snop``), and the bmul datapath that
+  drives only the s2v factors (00 03 10 13 20 23 30 33: no visible write, as no compiled vector
+  op reads s2v);
 * address: ``ldavh``/``ldavv`` (c0 c1 d0 d1) and ``stavh``/``stavv`` (c4 c5 d4 d5) with their
   post-increment (mangled ``$a`` or IMM) and short flag, ``aadd`` (ca), ``setlo``/``sethi``
   (cc/cd), ``ldvh``/``ldvv`` (d8/d9), ``stvh``/``stvv`` (dc/dd), ``anop`` (df); the ``$a``
   arithmetic is the interpreter's ``address_add``/``short_flag``/``mangled_index``, compiled;
-* vector, immediate forms: ``vmin``/``vmax`` (a8 a9 b8 b9), ``vadd``/``vsub`` (ac bc bd),
-  ``vand``/``vxor``/``vor`` (aa ab af), ``mov VD BIMM`` (ad);
+* vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
+  and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
+  ``mov VD BIMM`` (ad), ``vswz`` (9b);
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
   ``mov $l`` (f0), ``exit`` (ff).
 
-Not compiled: the s2v path and the vector ops that read it, calls and returns, ``$va``, the
+Not compiled: the s2v emitters (``vec``…) and the vector ops that read s2v (multiply–accumulate
+family), ``mov`` to or from other register files, calls and returns, ``$va``, the
 shared read ports (no compiled scalar op moves through them), tracing (``run`` with ``trace``
 always interprets).
 """
@@ -36,12 +41,16 @@ from .bundles import bundle_length, slots
 
 SCALAR_ADD = frozenset({0x4C, 0x5C, 0x6C, 0x7C})
 SCALAR_SHIFT = frozenset({0x4E, 0x5E, 0x6E, 0x7E})
-SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | {0x42, 0x4F}
+# The bmul datapath driving only the s2v factors (no $r, no $c): nothing a compiled vector op reads.
+SCALAR_FACTORS_ONLY = frozenset({0x00, 0x10, 0x20, 0x30, 0x03, 0x13, 0x23, 0x33})
+SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | SCALAR_FACTORS_ONLY | {0x42, 0x4F, 0x65, 0x6A, 0x75}
+MOV_TO_V_WORD_FILES = frozenset({0, 1, 2, 3, 18})  # 0x6a into a $v word (18: an alias of word 2)
 ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5,
                               0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
 VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
 VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
-VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | {0xAD}
+VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
+VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | {0x9B, 0xAD}
 BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
@@ -51,6 +60,8 @@ _kernel = None
 
 def compiled_word(word: int, unit: int) -> bool:
     opcode = word >> 24
+    if unit == 1 and opcode == 0x6A:  # mov $v word from $r only; the other files are interpreted
+        return (word >> 3 & 31) in MOV_TO_V_WORD_FILES
     return opcode in (ADDRESS_COMPILED, SCALAR_COMPILED, VECTOR_COMPILED, BRANCH_COMPILED)[unit]
 
 
@@ -150,6 +161,9 @@ def _build():
             ac_index = -1
             ac_mask = 0
             ac_bits = 0
+            sv_index = -1
+            sv_word = 0
+            sv_value = 0
             aa_index = -1
             aa_value = 0
             sc_index = -1
@@ -169,7 +183,19 @@ def _build():
             interrupt = 0
             # scalar
             op = sw >> 24
-            if op != 0x4F:
+            if (op & 0xCF) == 0 or (op & 0xCF) == 3:  # s2v factors only: no visible write
+                pass
+            elif op == 0x6A:  # mov $v[DST] word RFILE from $r[SRC1]; [c] clears the scalar flags
+                rfile = sw >> 3 & 31
+                sv_index, sv_word, sv_value = sw >> 19 & 31, 2 if rfile == 18 else rfile, r[sw >> 14 & 31]
+                if not sw & 4:
+                    sc_index, sc_bits = sw & 3, 0
+            elif op == 0x65:  # mov $r IMM19: D = sext19(IMM19), no flags
+                r_index, r_value = sw >> 19 & 31, sext(sw, 19) & M32
+            elif op == 0x75:  # sethi $r: D = (D & 0xffff) | IMM16 << 16, no flags
+                r_index = sw >> 19 & 31
+                r_value = (r[r_index] & 0xFFFF) | (sw & 0xFFFF) << 16
+            elif op != 0x4F:
                 dst, src1, src2 = sw >> 19 & 31, sw >> 14 & 31, sw >> 9 & 31
                 s1 = r[src1]
                 if op == 0x42:
@@ -265,7 +291,16 @@ def _build():
                 immediate = vw >> 3 & 0xFF
                 signs = 0
                 zeros = 0
-                if op == 0xAD:  # mov VD BIMM: sf = BIMM bit 7, zf
+                if op == 0x9B:  # vswz: component i from V1 or V2 as selector byte V3[i] says
+                    src2, src3, high = vw >> 9 & 31, vw >> 4 & 31, vw >> 3 & 1
+                    for i in range(16):
+                        selector = v[src3, i]
+                        if high:
+                            component, source = selector >> 4, selector & 1
+                        else:
+                            component, source = selector & 0xF, selector >> 4 & 1
+                        vector_result[i] = v[src2, component] if source else v[src1, component]
+                elif op == 0xAD:  # mov VD BIMM: sf = BIMM bit 7, zf
                     for i in range(16):
                         vector_result[i] = immediate
                     signs = 0xFFFF if immediate & 0x80 else 0
@@ -283,18 +318,26 @@ def _build():
                         if value == 0:
                             zeros |= 1 << i
                 else:
+                    # immediate (opcode bit 5) or register forms; the low nibble names the op
                     unsigned = vw >> 28 & 1
+                    use_immediate = vw >> 29 & 1
+                    src2 = vw >> 9 & 31
+                    kind = op & 0xF
                     for i in range(16):
                         x = v[src1, i]
-                        y = immediate
+                        y = immediate if use_immediate else v[src2, i]
                         if not unsigned:
                             x = x - 256 if x >> 7 else x
                             y = y - 256 if y >> 7 else y
-                        if op == 0xA8 or op == 0xB8:
+                        if kind == 8:
                             raw = min(x, y)
-                        elif op == 0xA9 or op == 0xB9:
+                        elif kind == 9:
                             raw = max(x, y)
-                        elif op == 0xBD:
+                        elif kind == 0xA:
+                            raw = abs(x)
+                        elif kind == 0xB:
+                            raw = -x
+                        elif kind == 0xD:
                             raw = x - y
                         else:
                             raw = x + y
@@ -310,7 +353,7 @@ def _build():
                         if value == 0:
                             zeros |= 1 << i
                 vv_index = dst
-                if not vw & 4:
+                if op != 0x9B and not vw & 4:  # vswz writes no $vc
                     vc_index, vc_value = vw & 3, (signs & 0xFFFF) | (zeros & 0xFFFF) << 16
             # branch
             if bw != NONE:
@@ -346,6 +389,9 @@ def _build():
             if r_index >= 0:
                 r[r_index] = r_value
             r[31] = 0
+            if sv_index >= 0:  # lowest priority in $v: a load or a vector result overwrites it
+                for k in range(4):
+                    v[sv_index, 4 * sv_word + k] = sv_value >> (8 * k) & 0xFF
             if av_index >= 0:
                 for i in range(16):
                     v[av_index, i] = new_v[i]
