@@ -23,7 +23,7 @@ Compiled operations (a subset; all others run in the interpreter):
   arithmetic is the interpreter's ``address_add``/``short_flag``/``mangled_index``, compiled;
 * vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
   and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
-  ``mov VD BIMM`` (ad), ``vswz`` (9b);
+  ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``);
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
   ``mov $l`` (f0), ``exit`` (ff).
 
@@ -50,7 +50,7 @@ ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0x
 VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
 VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
 VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
-VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | {0x9B, 0xAD}
+VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | {0x90, 0x9B, 0xAD}
 BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
@@ -93,7 +93,7 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import semantics_address, semantics_scalar
+    from . import semantics_address, semantics_scalar, semantics_vector
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
@@ -119,6 +119,9 @@ def _build():
     address_add = njit(cache=False)(semantics_address.address_add)
     short_flag = njit(cache=False)(semantics_address.short_flag)
     mangled_index = njit(cache=False)(state_module.mangled_index)
+    # The multiply-accumulate datapath's readout shift and clip (§7.2), compiled likewise.
+    readout_shift = njit(cache=False)(semantics_vector.readout_shift)
+    clip = njit(cache=False)(semantics_scalar.clip)
 
     @njit(cache=False)
     def store_offset(address, stride):
@@ -137,8 +140,9 @@ def _build():
         return (address & 0x1FFF & ~0xF) + i
 
     @njit(cache=False)
-    def run(table, r, v, vc, a, c, l, sr, store, flow, g80, loop_rule, exit_delay_slot, budget):
-        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles]."""
+    def run(table, r, v, vc, a, c, l, sr, store, flow, g80, loop_rule, exit_delay_slot, budget, uccfg_down):
+        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles];
+        uccfg_down: ``$uccfg`` bit 0 (ties round down), which no compiled op writes."""
         size = table.shape[0]
         new_v = np.zeros(16, dtype=np.int64)
         stores_at = np.zeros(16, dtype=np.int64)
@@ -291,7 +295,17 @@ def _build():
                 immediate = vw >> 3 & 0xFF
                 signs = 0
                 zeros = 0
-                if op == 0x9B:  # vswz: component i from V1 or V2 as selector byte V3[i] says
+                if op == 0x90:  # vlrp: acc = V[SRC1|1] << rs + (V1 - V[SRC1|1])·V2; unsigned fract high byte
+                    shift = sext(vw >> 5, 3)
+                    rs = readout_shift(False, True, shift)
+                    # semantics_vector.rounding with low = False: 1 << (rs - 1), less $uccfg bit 0
+                    constant = ((1 << (rs - 1)) - uccfg_down) if (vw >> 8 & 1) and rs > 0 else 0
+                    src2, partner = vw >> 9 & 31, src1 | 1
+                    for i in range(16):
+                        acc = sext((v[partner, i] << rs) + (v[src1, i] - v[partner, i]) * v[src2, i] + constant, 28)
+                        out = acc >> (rs - 8) if rs >= 8 else acc << (8 - rs)
+                        vector_result[i] = clip(out, 0, 0xFFFF) >> 8 & 0xFF
+                elif op == 0x9B:  # vswz: component i from V1 or V2 as selector byte V3[i] says
                     src2, src3, high = vw >> 9 & 31, vw >> 4 & 31, vw >> 3 & 1
                     for i in range(16):
                         selector = v[src3, i]
@@ -353,7 +367,7 @@ def _build():
                         if value == 0:
                             zeros |= 1 << i
                 vv_index = dst
-                if op != 0x9B and not vw & 4:  # vswz writes no $vc
+                if op != 0x9B and op != 0x90 and not vw & 4:  # vswz and vlrp write no $vc
                     vc_index, vc_value = vw & 3, (signs & 0xFFFF) | (zeros & 0xFFFF) << 16
             # branch
             if bw != NONE:
@@ -478,6 +492,7 @@ def run_compiled(machine, max_bundles: int = 1_000_000):
     """``machine.run(max_bundles)`` with compiled bundles where they apply (module docstring);
     the same result, state, data store and errors."""
     from .machine import BundleLimit, RunResult
+    from .state import UCCFG
     compiled = getattr(machine, "_compiled_program", None)
     if compiled is None or not compiled.fits(machine):
         compiled = machine._compiled_program = CompiledProgram(machine)
@@ -497,7 +512,7 @@ def run_compiled(machine, max_bundles: int = 1_000_000):
                          int(machine.interrupt), machine.bundles], dtype=np.int64)
         arrays = _arrays(machine)
         executed = run(compiled.table, *arrays, flow, machine.state.g80, loop_rule,
-                       bool(machine.exit_delay_slot), left)
+                       bool(machine.exit_delay_slot), left, machine.state.uc[UCCFG] & 1)
         if executed:
             _write_back(machine, arrays)
             machine.pc = int(flow[0])
