@@ -23,12 +23,13 @@ Compiled operations (a subset; all others run in the interpreter):
   arithmetic is the interpreter's ``address_add``/``short_flag``/``mangled_index``, compiled;
 * vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
   and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
-  ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``);
+  ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``),
+  ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v);
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
   ``mov $l`` (f0), ``exit`` (ff).
 
-Not compiled: the s2v emitters (``vec``…) and the vector ops that read s2v (multiply–accumulate
-family), ``mov`` to or from other register files, calls and returns, ``$va``, the
+Not compiled: the s2v emitters (``vec``…) and the vector ops that read s2v (``vmad2``, ``vmac2``,
+the lerp family b3–b7), ``mov`` to or from other register files, calls and returns, the
 shared read ports (no compiled scalar op moves through them), tracing (``run`` with ``trace``
 always interprets).
 """
@@ -50,7 +51,10 @@ ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0x
 VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
 VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
 VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
-VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | {0x90, 0x9B, 0xAD}
+# vmul/vmac: opcode -> (A is $va, writes VD), as semantics_vector.MULTIPLY_FORMS says
+VECTOR_MULTIPLY = frozenset({0x80, 0x81, 0x82, 0x83, 0x91, 0x92, 0x93, 0xA0, 0xA1, 0xA2, 0xA3, 0xB0, 0xB1, 0xB2})
+VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | VECTOR_MULTIPLY \
+    | {0x90, 0x9B, 0xAD}
 BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
@@ -122,6 +126,38 @@ def _build():
     # The multiply-accumulate datapath's readout shift and clip (§7.2), compiled likewise.
     readout_shift = njit(cache=False)(semantics_vector.readout_shift)
     clip = njit(cache=False)(semantics_scalar.clip)
+    VA_MASK = state_module.VA_MASK
+    multiply_form = np.zeros(256, dtype=np.int64)
+    multiply_from_va = np.zeros(256, dtype=np.int64)
+    multiply_writes_vd = np.zeros(256, dtype=np.int64)
+    for opcode, (from_va, write_vd) in semantics_vector.MULTIPLY_FORMS.items():
+        multiply_form[opcode], multiply_from_va[opcode], multiply_writes_vd[opcode] = 1, from_va, write_vd
+
+    @njit(cache=False)
+    def mad_rounding(rs, low, rnd, down):
+        # semantics_vector.rounding: 1 << (r - 1) with r = rs - 8·lo, less $uccfg bit 0
+        if not rnd:
+            return 0
+        r = rs - (8 if low else 0)
+        if r <= 0:
+            return 0
+        return (1 << (r - 1)) - down
+
+    @njit(cache=False)
+    def mad_input(value, signed, fract):
+        # semantics_vector.convert: unsigned as is; signed int sext8; signed fract sext8 << 1
+        if not signed:
+            return value & 0xFF
+        value = sext(value, 8)
+        return value << 1 if fract else value
+
+    @njit(cache=False)
+    def read_out(acc, rs, unsigned_out, low):
+        # semantics_vector.read_out for one accumulator
+        shift = rs - 8
+        value = acc >> shift if shift >= 0 else acc << -shift
+        value = clip(value, 0, 0xFFFF) if unsigned_out else clip(value, -0x8000, 0x7FFF)
+        return value & 0xFF if low else value >> 8 & 0xFF
 
     @njit(cache=False)
     def store_offset(address, stride):
@@ -140,7 +176,7 @@ def _build():
         return (address & 0x1FFF & ~0xF) + i
 
     @njit(cache=False)
-    def run(table, r, v, vc, a, c, l, sr, store, flow, g80, loop_rule, exit_delay_slot, budget, uccfg_down):
+    def run(table, r, v, vc, a, c, l, sr, va, store, flow, g80, loop_rule, exit_delay_slot, budget, uccfg_down):
         """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles];
         uccfg_down: ``$uccfg`` bit 0 (ties round down), which no compiled op writes."""
         size = table.shape[0]
@@ -148,6 +184,7 @@ def _build():
         stores_at = np.zeros(16, dtype=np.int64)
         stores_value = np.zeros(16, dtype=np.int64)
         vector_result = np.zeros(16, dtype=np.int64)
+        new_va = np.zeros(16, dtype=np.int64)
         executed = 0
         while flow[3] == 0 and executed < budget:
             pc = flow[0]
@@ -166,6 +203,7 @@ def _build():
             ac_mask = 0
             ac_bits = 0
             sv_index = -1
+            va_written = False
             sv_word = 0
             sv_value = 0
             aa_index = -1
@@ -296,15 +334,34 @@ def _build():
                 signs = 0
                 zeros = 0
                 if op == 0x90:  # vlrp: acc = V[SRC1|1] << rs + (V1 - V[SRC1|1])·V2; unsigned fract high byte
-                    shift = sext(vw >> 5, 3)
-                    rs = readout_shift(False, True, shift)
-                    # semantics_vector.rounding with low = False: 1 << (rs - 1), less $uccfg bit 0
-                    constant = ((1 << (rs - 1)) - uccfg_down) if (vw >> 8 & 1) and rs > 0 else 0
+                    rs = readout_shift(False, True, sext(vw >> 5, 3))
+                    constant = mad_rounding(rs, False, vw >> 8 & 1, uccfg_down)
                     src2, partner = vw >> 9 & 31, src1 | 1
                     for i in range(16):
                         acc = sext((v[partner, i] << rs) + (v[src1, i] - v[partner, i]) * v[src2, i] + constant, 28)
-                        out = acc >> (rs - 8) if rs >= 8 else acc << (8 - rs)
-                        vector_result[i] = clip(out, 0, 0xFFFF) >> 8 & 0xFF
+                        vector_result[i] = read_out(acc, rs, True, False)
+                elif multiply_form[op]:
+                    # vmul/vmac: acc = (0 or $va) + in(V1)·in(V2 or imm); $va always, VD in some forms
+                    integer, unsigned_out, low = vw >> 3 & 1, vw >> 28 & 1, vw >> 4 & 1
+                    rs = readout_shift(integer == 1, unsigned_out == 1, sext(vw >> 5, 3))
+                    constant = mad_rounding(rs, low, vw >> 8 & 1, uccfg_down)
+                    fract, sign1, sign2 = integer == 0, vw >> 2 & 1, vw >> 1 & 1
+                    if not vw >> 29 & 1:
+                        second = -1
+                    elif op == 0xB0:
+                        second = vw & 0xFF
+                    else:
+                        second = ((vw >> 9 & 31) | (vw & 1) << 5) * 4
+                    src2 = vw >> 9 & 31
+                    scale = 8 if integer else 0
+                    for i in range(16):
+                        x = mad_input(v[src1, i], sign1, fract)
+                        y = mad_input(v[src2, i] if second < 0 else second, sign2, fract)
+                        base = sext(va[i], 28) if multiply_from_va[op] else 0
+                        acc = sext(base + ((x * y) << scale) + constant, 28)
+                        new_va[i] = acc & VA_MASK
+                        vector_result[i] = read_out(acc, rs, unsigned_out, low)
+                    va_written = True
                 elif op == 0x9B:  # vswz: component i from V1 or V2 as selector byte V3[i] says
                     src2, src3, high = vw >> 9 & 31, vw >> 4 & 31, vw >> 3 & 1
                     for i in range(16):
@@ -367,7 +424,9 @@ def _build():
                         if value == 0:
                             zeros |= 1 << i
                 vv_index = dst
-                if op != 0x9B and op != 0x90 and not vw & 4:  # vswz and vlrp write no $vc
+                if multiply_form[op] and not multiply_writes_vd[op]:
+                    vv_index = -1  # the forms that write only $va
+                if op != 0x9B and op != 0x90 and not va_written and not vw & 4:  # vswz, vlrp, MAD: no $vc
                     vc_index, vc_value = vw & 3, (signs & 0xFFFF) | (zeros & 0xFFFF) << 16
             # branch
             if bw != NONE:
@@ -412,6 +471,9 @@ def _build():
             if vv_index >= 0:
                 for i in range(16):
                     v[vv_index, i] = vector_result[i]
+            if va_written:
+                for i in range(16):
+                    va[i] = new_va[i]
             if vc_index >= 0:
                 vc[vc_index] = vc_value
             if aa_index >= 0:
@@ -476,15 +538,16 @@ def _arrays(machine):
     return (np.array(state.r, dtype=np.int64), np.array(state.v, dtype=np.int64).reshape(32, 16),
             np.array(state.vc, dtype=np.int64), np.array(state.a, dtype=np.int64),
             np.array(state.c, dtype=np.int64), np.array(state.l, dtype=np.int64),
-            np.array(state.sr, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
+            np.array(state.sr, dtype=np.int64), np.array(state.va, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
 
 
 def _write_back(machine, arrays) -> None:
-    r, v, vc, a, c, l, sr, store = arrays
+    r, v, vc, a, c, l, sr, va, store = arrays
     state = machine.state
     state.r = r.tolist()
     state.v = [row for row in v.tolist()]
     state.vc, state.a, state.c, state.l, state.sr = vc.tolist(), a.tolist(), c.tolist(), l.tolist(), sr.tolist()
+    state.va = va.tolist()
     machine.store.data[:] = store.astype(np.uint8).tobytes()
 
 
