@@ -24,12 +24,13 @@ Compiled operations (a subset; all others run in the interpreter):
 * vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
   and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
   ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``),
-  ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v);
+  ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v), ``vmad2`` (84 85 95) only in a
+  bundle whose scalar op is ``vec`` (0x24, compiled: it emits factors and writes nothing else);
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
   ``mov $l`` (f0), ``exit`` (ff).
 
-Not compiled: the s2v emitters (``vec``…) and the vector ops that read s2v (``vmad2``, ``vmac2``,
-the lerp family b3–b7), ``mov`` to or from other register files, calls and returns, the
+Not compiled: the other s2v emitters (``bvec``, ``vecms``, ``bvecmad``…) and the vector ops that
+read s2v (``vmad2`` beside any scalar op but ``vec``, ``vmac2``, the lerp family b3–b7), ``mov`` to or from other register files, calls and returns, the
 shared read ports (no compiled scalar op moves through them), tracing (``run`` with ``trace``
 always interprets).
 """
@@ -44,7 +45,8 @@ SCALAR_ADD = frozenset({0x4C, 0x5C, 0x6C, 0x7C})
 SCALAR_SHIFT = frozenset({0x4E, 0x5E, 0x6E, 0x7E})
 # The bmul datapath driving only the s2v factors (no $r, no $c): nothing a compiled vector op reads.
 SCALAR_FACTORS_ONLY = frozenset({0x00, 0x10, 0x20, 0x30, 0x03, 0x13, 0x23, 0x33})
-SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | SCALAR_FACTORS_ONLY | {0x42, 0x4F, 0x65, 0x6A, 0x75}
+SCALAR_VEC = 0x24  # emits factors only: what the compiled vmad2 reads, nothing else visible
+SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | SCALAR_FACTORS_ONLY | {0x42, 0x4F, 0x65, 0x6A, 0x75, SCALAR_VEC}
 MOV_TO_V_WORD_FILES = frozenset({0, 1, 2, 3, 18})  # 0x6a into a $v word (18: an alias of word 2)
 ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5,
                               0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
@@ -53,8 +55,9 @@ VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
 VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
 # vmul/vmac: opcode -> (A is $va, writes VD), as semantics_vector.MULTIPLY_FORMS says
 VECTOR_MULTIPLY = frozenset({0x80, 0x81, 0x82, 0x83, 0x91, 0x92, 0x93, 0xA0, 0xA1, 0xA2, 0xA3, 0xB0, 0xB1, 0xB2})
+VECTOR_MAD2 = frozenset({0x84, 0x85, 0x95})  # vmad2: compiled only beside a vec (the s2v it reads)
 VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | VECTOR_MULTIPLY \
-    | {0x90, 0x9B, 0xAD}
+    | VECTOR_MAD2 | {0x90, 0x9B, 0xAD}
 BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
@@ -83,6 +86,8 @@ def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
         else:
             ok = True
         ok = ok and all(word is None or compiled_word(word, unit) for unit, word in enumerate(units))
+        if units[2] is not None and units[2] >> 24 in VECTOR_MAD2 and units[1] >> 24 != SCALAR_VEC:
+            ok = False  # the s2v of other scalar ops is not modelled in the compiled loop
         table[pc] = [1 if ok else 0, length, *(NONE if word is None else word for word in units)]
     return table
 
@@ -225,7 +230,7 @@ def _build():
             interrupt = 0
             # scalar
             op = sw >> 24
-            if (op & 0xCF) == 0 or (op & 0xCF) == 3:  # s2v factors only: no visible write
+            if (op & 0xCF) == 0 or (op & 0xCF) == 3 or op == 0x24:  # s2v factors only: no visible write
                 pass
             elif op == 0x6A:  # mov $v[DST] word RFILE from $r[SRC1]; [c] clears the scalar flags
                 rfile = sw >> 3 & 31
@@ -340,6 +345,34 @@ def _build():
                     for i in range(16):
                         acc = sext((v[partner, i] << rs) + (v[src1, i] - v[partner, i]) * v[src2, i] + constant, 28)
                         vector_result[i] = read_out(acc, rs, True, False)
+                elif op == 0x84 or op == 0x85 or op == 0x95:
+                    # vmad2 beside vec: acc = in(V2) << rs + V1·f1 + V[SRC1|1]·f2 (semantics_vector.vmad2).
+                    # vec emits factors (F1, F1, F2, F2), so factors_by_mask gives f1 = F1, f2 = F2
+                    # whatever the $vc mask; S2VMODE (bit 0) mask mode: 0x100 where s2v.masks has the bit.
+                    integer, unsigned_out, low = vw >> 3 & 1, vw >> 28 & 1, vw >> 4 & 1
+                    rs = readout_shift(integer == 1, unsigned_out == 1, sext(vw >> 5, 3))
+                    constant = mad_rounding(rs, low, vw >> 8 & 1, uccfg_down)
+                    fract, sign1, sign2 = integer == 0, vw >> 2 & 1, vw >> 1 & 1
+                    factor1, factor2 = sext(sw >> 1, 9), sext(sw >> 10, 9)
+                    if vw & 1:
+                        mask0 = (factor1 >> 1 & 0xFF) * 0x101
+                        mask1 = (factor2 >> 1 & 0xFF) * 0x101
+                    src2, partner = vw >> 9 & 31, src1 | 1
+                    scale = 8 if integer else 0
+                    for i in range(16):
+                        if vw & 1:
+                            f1 = 0x100 if mask0 >> i & 1 else 0
+                            f2 = 0x100 if mask1 >> i & 1 else 0
+                        else:
+                            f1, f2 = factor1, factor2
+                        products = mad_input(v[src1, i], sign1, fract) * f1 + mad_input(v[partner, i], sign1, fract) * f2
+                        base = mad_input(v[src2, i], sign2, fract) << rs
+                        acc = sext(base + (products << scale) + constant, 28)
+                        new_va[i] = acc & VA_MASK
+                        vector_result[i] = read_out(acc, rs, unsigned_out, low)
+                    va_written = True
+                    if op == 0x84:
+                        vv_index = -2  # $va only
                 elif multiply_form[op]:
                     # vmul/vmac: acc = (0 or $va) + in(V1)·in(V2 or imm); $va always, VD in some forms
                     integer, unsigned_out, low = vw >> 3 & 1, vw >> 28 & 1, vw >> 4 & 1
@@ -423,7 +456,7 @@ def _build():
                         vector_result[i] = value
                         if value == 0:
                             zeros |= 1 << i
-                vv_index = dst
+                vv_index = -1 if vv_index == -2 else dst
                 if multiply_form[op] and not multiply_writes_vd[op]:
                     vv_index = -1  # the forms that write only $va
                 if op != 0x9B and op != 0x90 and not va_written and not vw & 4:  # vswz, vlrp, MAD: no $vc
