@@ -128,9 +128,8 @@ def _build():
     address_add = njit(cache=False)(semantics_address.address_add)
     short_flag = njit(cache=False)(semantics_address.short_flag)
     mangled_index = njit(cache=False)(state_module.mangled_index)
-    # The multiply-accumulate datapath's readout shift and clip (§7.2), compiled likewise.
+    # The multiply-accumulate datapath's readout shift (§7.2), compiled likewise.
     readout_shift = njit(cache=False)(semantics_vector.readout_shift)
-    clip = njit(cache=False)(semantics_scalar.clip)
     VA_MASK = state_module.VA_MASK
     multiply_form = np.zeros(256, dtype=np.int64)
     multiply_from_va = np.zeros(256, dtype=np.int64)
@@ -138,31 +137,10 @@ def _build():
     for opcode, (from_va, write_vd) in semantics_vector.MULTIPLY_FORMS.items():
         multiply_form[opcode], multiply_from_va[opcode], multiply_writes_vd[opcode] = 1, from_va, write_vd
 
-    @njit(cache=False)
-    def mad_rounding(rs, low, rnd, down):
-        # semantics_vector.rounding: 1 << (r - 1) with r = rs - 8·lo, less $uccfg bit 0
-        if not rnd:
-            return 0
-        r = rs - (8 if low else 0)
-        if r <= 0:
-            return 0
-        return (1 << (r - 1)) - down
-
-    @njit(cache=False)
-    def mad_input(value, signed, fract):
-        # semantics_vector.convert: unsigned as is; signed int sext8; signed fract sext8 << 1
-        if not signed:
-            return value & 0xFF
-        value = sext(value, 8)
-        return value << 1 if fract else value
-
-    @njit(cache=False)
-    def read_out(acc, rs, unsigned_out, low):
-        # semantics_vector.read_out for one accumulator
-        shift = rs - 8
-        value = acc >> shift if shift >= 0 else acc << -shift
-        value = clip(value, 0, 0xFFFF) if unsigned_out else clip(value, -0x8000, 0x7FFF)
-        return value & 0xFF if low else value >> 8 & 0xFF
+    # The datapath's input conversion, rounding constant and readout (§7.2): the interpreter's.
+    mad_rounding = njit(cache=False)(semantics_vector.rounding_constant)
+    mad_input = njit(cache=False)(semantics_vector.convert)
+    read_out = njit(cache=False)(semantics_vector.read_out_byte)
 
     @njit(cache=False)
     def store_offset(address, stride):

@@ -249,11 +249,16 @@ def vnop(state, word, pending):
 
 # --- the multiply-accumulate datapath, §7.2 --------------------------------------------------
 
+# convert, rounding_constant and read_out_byte are plain functions of integers that call no
+# other function, so the compiled loop (compiled.py) runs these very rules through Numba.
+
+
 def convert(value: int, signed: bool, fract: bool) -> int:
     """``in(x)``: unsigned 0..255; signed ``int`` sext8; signed ``fract`` sext8 << 1."""
     if not signed:
         return value & 0xFF
-    return sext8(value) << 1 if fract else sext8(value)
+    value = ((value & 0xFF) ^ 0x80) - 0x80  # sext8
+    return value << 1 if fract else value
 
 
 def readout_shift(integer: bool, unsigned_out: bool, shift: int) -> int:
@@ -263,14 +268,19 @@ def readout_shift(integer: bool, unsigned_out: bool, shift: int) -> int:
 
 
 def rounding(state, rs: int, low: bool, rnd: bool) -> int:
-    """The rounding constant: ``1 << (r − 1)`` with ``r = rs − 8·lo``, less 1 when ``$uccfg``
-    bit 0 asks ties to round down."""
+    """The rounding constant, with ``$uccfg`` bit 0 from ``state``."""
+    return rounding_constant(rs, low, rnd, state.uc[UCCFG] & 1)
+
+
+def rounding_constant(rs: int, low: bool, rnd: bool, ties_down: int) -> int:
+    """``1 << (r − 1)`` with ``r = rs − 8·lo``, less ``ties_down`` (``$uccfg`` bit 0: ties
+    round down); 0 without ``rn``."""
     if not rnd:
         return 0
     r = rs - (8 if low else 0)
     if r <= 0:
         return 0
-    return (1 << (r - 1)) - (state.uc[UCCFG] & 1)
+    return (1 << (r - 1)) - ties_down
 
 
 class Mad:
@@ -302,13 +312,16 @@ def accumulate(mad: Mad, base: list[int], products: list[int]) -> list[int]:
 def read_out(mad: Mad, accumulators: list[int]) -> list[int]:
     """Shift each accumulator by ``rs − 8`` (right; left if negative), clip to u16/s16 by the
     output signedness and take the high or low byte."""
-    shift = mad.rs - 8
-    low, high = (0, 0xFFFF) if mad.unsigned_out else (-0x8000, 0x7FFF)
-    result = []
-    for value in accumulators:
-        value = clip(value >> shift if shift >= 0 else value << -shift, low, high)
-        result.append(value & 0xFF if mad.low else value >> 8 & 0xFF)
-    return result
+    return [read_out_byte(value, mad.rs, mad.unsigned_out, mad.low) for value in accumulators]
+
+
+def read_out_byte(accumulator: int, rs: int, unsigned_out: bool, low: bool) -> int:
+    """One accumulator read out: shifted by ``rs − 8``, clipped to u16/s16, high or low byte."""
+    shift = rs - 8
+    value = accumulator >> shift if shift >= 0 else accumulator << -shift
+    bottom, top = (0, 0xFFFF) if unsigned_out else (-0x8000, 0x7FFF)
+    value = bottom if value < bottom else top if value > top else value
+    return value & 0xFF if low else value >> 8 & 0xFF
 
 
 def register_base(mad: Mad, values: list[int]) -> list[int]:
