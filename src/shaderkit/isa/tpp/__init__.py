@@ -99,8 +99,7 @@ class TinyPixelProcessor(DescribedIsa):
         if image is None:
             comments = ("; comment lines take a slot each, as the upstream flasher reads them "
                         "('.slots written' gives them none)"
-                        if any(program.statements[index].line.text.strip().startswith(reading.COMMENT)
-                               for index in slots.origins) else "")
+                        if any(reading.from_comment_line(program, index) for index in slots.origins) else "")
             raise program.error_at(slots.origins[USER_SLOTS], f"program too long: {len(slots.words)} instructions, "
                                    f"but only slots 0-18 hold code (slot 19 is fixed to OUT R0){comments}")
         if image[FLASHER_SLOTS] != PADDING_WORD:

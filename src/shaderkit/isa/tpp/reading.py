@@ -101,6 +101,11 @@ def _line_of(program: Program, index: int) -> str:
     return program.statements[index].line.text.strip()
 
 
+def from_comment_line(program: Program, index: int) -> bool:
+    """Instruction ``index`` is the NOP the upstream reading made of a comment line."""
+    return _line_of(program, index).startswith(COMMENT)
+
+
 def is_out(instruction) -> bool:
     return not instruction.is_data and instruction.mnemonic.upper() == "OUT"
 
@@ -119,7 +124,7 @@ def upload_slots(program: Program) -> UploadSlots:
 def written_slots(program: Program) -> UploadSlots:
     """What the upload of a program read the upstream way would send with ``.slots written``."""
     return UploadSlots.of(program, [index for index in range(len(program.instructions))
-                                    if not _line_of(program, index).startswith(COMMENT)
+                                    if not from_comment_line(program, index)
                                     and _line_of(program, index) != DEVMODE_LINE])
 
 
@@ -131,7 +136,7 @@ def reading_warnings(program: Program, upstream: UploadSlots, written: UploadSlo
 
     warnings = []
     comment_lines = [index for index in dict.fromkeys(upstream.origins)
-                     if _line_of(program, index).startswith(COMMENT)]
+                     if from_comment_line(program, index)]
     if comment_lines:
         first = comment_lines[0]
         others = f" ({len(comment_lines)} comment lines in all)" if len(comment_lines) > 1 else ""
