@@ -86,8 +86,9 @@ class RunSession:
         self.start = choose_start(self.image, rev, start)
         self.requested_start = start
         self.uploads = self.start.chosen == "upload"
+        self._upload = uart.upload_bytes(self.image) if self.uploads else b""
         # The program's first frame: after an upload, the one the upstream regression captures.
-        self.first_frame = upload_capture_frame(len(uart.upload_bytes(self.image))) if self.uploads else 0
+        self.first_frame = upload_capture_frame(len(self._upload)) if self.uploads else 0
         self._simple = SimpleModel(self.image, rev) if self.choice.chosen == "simple" else None
         self._exact = None
         self._pending: list[UartEffect] = []
@@ -157,7 +158,7 @@ class RunSession:
         program and the upload's writes to come."""
         if self.uploads:
             self._exact = ExactMachine(RESET_PROGRAMS[self.rev], rev=self.rev, divisor=self.divisor)
-            self._pending = upload_schedule(uart.upload_bytes(self.image), self.rev)
+            self._pending = upload_schedule(self._upload, self.rev)
         else:
             self._exact = ExactMachine(self.image, rev=self.rev, divisor=self.divisor)
         self._boundaries: dict[bytes, int] = {}
