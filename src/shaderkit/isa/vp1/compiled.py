@@ -14,9 +14,14 @@ Compiled operations (a subset; all others run in the interpreter):
 
 * scalar: ``add`` (0x4c 0x5c 0x6c 0x7c), ``sar``/``shr`` (0x4e 0x5e 0x6e 0x7e), ``bitop`` (0x42),
   ``mov $r IMM19`` (0x65), ``sethi $r`` (0x75), ``mov $v word $r`` (0x6a with RFILE 0–3 or 18),
-  ``snop`` (0x4f, also the empty scalar slot when that is ``snop``), and the bmul datapath that
-  drives only the s2v factors (00 03 10 13 20 23 30 33: no visible write, as no compiled vector
-  op reads s2v);
+  ``snop`` (0x4f, also the empty scalar slot when that is ``snop``), ``bmul``/``bmula``
+  (01 11 21 31 02 12 22 32), ``vecms`` (45), and the words whose only effect is the s2v value:
+  the bmul datapath's factors-only forms (00 03 10 13 20 23 30 33), the unsigned products
+  (06 07 14–17 34–37; 1f 2f 3f also clear the scalar flags), ``bvecmad``/``bvecmadsel`` (04/05),
+  ``bvec`` (0f), ``vec`` (24);
+* the s2v path (§6, :mod:`.compiled_s2v`): the factors and ``$vc`` selection every compiled
+  scalar word (or the machine's empty scalar word) hands the vector unit, computed only where the
+  bundle's vector op reads them;
 * address: ``ldavh``/``ldavv`` (c0 c1 d0 d1) and ``stavh``/``stavv`` (c4 c5 d4 d5) with their
   post-increment (mangled ``$a`` or IMM) and short flag, ``aadd`` (ca), ``setlo``/``sethi``
   (cc/cd), ``ldvh``/``ldvv`` (d8/d9), ``stvh``/``stvv`` (dc/dd), ``anop`` (df); the ``$a``
@@ -24,15 +29,19 @@ Compiled operations (a subset; all others run in the interpreter):
 * vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
   and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
   ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``),
-  ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v), ``vmad2`` (84 85 95) only in a
-  bundle whose scalar op is ``vec`` (0x24, compiled: it emits factors and writes nothing else);
+  ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v), and the s2v readers beside any
+  compiled scalar word: ``vmad2`` (84 85 95), ``vmac2`` (86 87 96 97 a6 a7), the lerp family
+  ``vlrp2``/``vlrp4a``/``vlrpf``/``vlrp4b`` (b3–b7; b6/b7 read ``$vx``);
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
   ``mov $l`` (f0), ``exit`` (ff).
 
-Not compiled: the other s2v emitters (``bvec``, ``vecms``, ``bvecmad``…) and the vector ops that
-read s2v (``vmad2`` beside any scalar op but ``vec``, ``vmac2``, the lerp family b3–b7), ``mov`` to or from other register files, calls and returns, the
-shared read ports (no compiled scalar op moves through them), tracing (``run`` with ``trace``
-always interprets).
+Not compiled: the byte ops (08–0e 18–1e 28–2e 38–3e, band/bor/bxor 25–27) and the 32-bit ops
+other than add/shift/bitop (mul, min/max, abs, neg, sub, and/xor/or IMM) and the undecoded
+flag-clearing opcodes, ``mov`` to or from other register files (0x6a to files other than
+``$v`` words, 0x6b), calls and returns, the address unit's ``$r`` loads/stores, ``$vx``
+(ldr d7) and the other address ops, the shared read ports (no compiled pair of words shares
+one), the vector ops vshr, vbitop, vcmpad, vadd9, vclip, vminabs, ``mov`` from ``$v``/``$vc``,
+vnop, and tracing (``run`` with ``trace`` always interprets).
 """
 
 from __future__ import annotations
@@ -40,13 +49,19 @@ from __future__ import annotations
 import numpy as np
 
 from .bundles import bundle_length, slots
+from .compiled_s2v import word_parts
 
 SCALAR_ADD = frozenset({0x4C, 0x5C, 0x6C, 0x7C})
 SCALAR_SHIFT = frozenset({0x4E, 0x5E, 0x6E, 0x7E})
-# The bmul datapath driving only the s2v factors (no $r, no $c): nothing a compiled vector op reads.
-SCALAR_FACTORS_ONLY = frozenset({0x00, 0x10, 0x20, 0x30, 0x03, 0x13, 0x23, 0x33})
-SCALAR_VEC = 0x24  # emits factors only: what the compiled vmad2 reads, nothing else visible
-SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | SCALAR_FACTORS_ONLY | {0x42, 0x4F, 0x65, 0x6A, 0x75, SCALAR_VEC}
+# Words whose only effect is the s2v value (compiled_s2v): the bmul datapath's factors-only forms,
+# the unsigned products without $c, bvecmad/bvecmadsel, bvec, vec.
+SCALAR_FACTORS_ONLY = frozenset({0x00, 0x10, 0x20, 0x30, 0x03, 0x13, 0x23, 0x33, 0x06, 0x07, 0x14, 0x15, 0x16,
+                                 0x17, 0x34, 0x35, 0x36, 0x37, 0x04, 0x05, 0x0F, 0x24})
+SCALAR_PRODUCTS_CLEAR = frozenset({0x1F, 0x2F, 0x3F})  # unsigned products that clear the scalar flags
+SCALAR_BMUL = frozenset({0x01, 0x11, 0x21, 0x31, 0x02, 0x12, 0x22, 0x32})  # bmul/bmula: $r, no $c
+SCALAR_VECMS = 0x45
+SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | SCALAR_FACTORS_ONLY | SCALAR_PRODUCTS_CLEAR | SCALAR_BMUL \
+    | {0x42, 0x4F, 0x65, 0x6A, 0x75, SCALAR_VECMS}
 MOV_TO_V_WORD_FILES = frozenset({0, 1, 2, 3, 18})  # 0x6a into a $v word (18: an alias of word 2)
 ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5,
                               0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
@@ -55,9 +70,12 @@ VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
 VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
 # vmul/vmac: opcode -> (A is $va, writes VD), as semantics_vector.MULTIPLY_FORMS says
 VECTOR_MULTIPLY = frozenset({0x80, 0x81, 0x82, 0x83, 0x91, 0x92, 0x93, 0xA0, 0xA1, 0xA2, 0xA3, 0xB0, 0xB1, 0xB2})
-VECTOR_MAD2 = frozenset({0x84, 0x85, 0x95})  # vmad2: compiled only beside a vec (the s2v it reads)
+VECTOR_MAD2 = frozenset({0x84, 0x85, 0x95})
+VECTOR_MAC2 = frozenset({0x86, 0x87, 0x96, 0x97, 0xA6, 0xA7})
+VECTOR_LERP = frozenset({0xB3, 0xB4, 0xB5, 0xB6, 0xB7})
+VECTOR_READS_S2V = VECTOR_MAD2 | VECTOR_MAC2 | VECTOR_LERP
 VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | VECTOR_MULTIPLY \
-    | VECTOR_MAD2 | {0x90, 0x9B, 0xAD}
+    | VECTOR_READS_S2V | {0x90, 0x9B, 0xAD}
 BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
@@ -74,8 +92,9 @@ def compiled_word(word: int, unit: int) -> bool:
 
 def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
     """Per word address: [compiled?, length, A, S, V, B] (NONE for an empty slot; S is the
-    empty scalar word where the bundle has none)."""
-    table = np.full((len(program), 6), NONE, dtype=np.int64)
+    empty scalar word where the bundle has none), then the word-only parts of S's s2v value
+    (:func:`.compiled_s2v.word_parts`: emits?, vcidx, vcflag, vcxfrm, immediate)."""
+    table = np.full((len(program), 11), NONE, dtype=np.int64)
     empty_ok = compiled_word(empty_scalar_word, 1)
     for pc in range(len(program)):
         length = bundle_length(program, pc)
@@ -86,9 +105,8 @@ def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
         else:
             ok = True
         ok = ok and all(word is None or compiled_word(word, unit) for unit, word in enumerate(units))
-        if units[2] is not None and units[2] >> 24 in VECTOR_MAD2 and units[1] >> 24 != SCALAR_VEC:
-            ok = False  # the s2v of other scalar ops is not modelled in the compiled loop
-        table[pc] = [1 if ok else 0, length, *(NONE if word is None else word for word in units)]
+        table[pc] = [1 if ok else 0, length, *(NONE if word is None else word for word in units),
+                     *word_parts(units[1])]
     return table
 
 
@@ -102,7 +120,7 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import semantics_address, semantics_scalar, semantics_vector
+    from . import compiled_s2v, semantics_address, semantics_scalar, semantics_vector
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
@@ -131,6 +149,18 @@ def _build():
     # The multiply-accumulate datapath's readout shift (§7.2), compiled likewise.
     readout_shift = njit(cache=False)(semantics_vector.readout_shift)
     VA_MASK = state_module.VA_MASK
+    rules = compiled_s2v.build(njit)
+    bmul_result, bmul_rounds, byte_products, component_factors, factor_masks = \
+        rules.bmul_result, rules.bmul_rounds, rules.byte_products, rules.component_factors, rules.factor_masks
+    lerp_mask, pair_mask, scalar_factors, sext8 = rules.lerp_mask, rules.pair_mask, rules.scalar_factors, rules.sext8
+    accumulate_one = compiled_s2v.jit_rule(njit, semantics_vector.accumulate_one, sext=rules.sext)
+    quad_register = njit(cache=False)(state_module.quad_register)
+    reads_s2v = np.zeros(256, dtype=np.int64)
+    reads_s2v[list(VECTOR_READS_S2V)] = 1
+    factors_only = np.zeros(128, dtype=np.int64)
+    factors_only[list(SCALAR_FACTORS_ONLY)] = 1
+    bmul_op = np.zeros(128, dtype=np.int64)
+    bmul_op[list(SCALAR_BMUL)] = 1
     multiply_form = np.zeros(256, dtype=np.int64)
     multiply_from_va = np.zeros(256, dtype=np.int64)
     multiply_writes_vd = np.zeros(256, dtype=np.int64)
@@ -159,7 +189,8 @@ def _build():
         return (address & 0x1FFF & ~0xF) + i
 
     @njit(cache=False)
-    def run(table, r, v, vc, a, c, l, sr, va, store, flow, g80, loop_rule, exit_delay_slot, budget, uccfg_down):
+    def run(table, r, v, vc, a, c, l, sr, va, vx, store, flow, g80, loop_rule, exit_delay_slot, budget,
+            uccfg_down):
         """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles];
         uccfg_down: ``$uccfg`` bit 0 (ties round down), which no compiled op writes."""
         size = table.shape[0]
@@ -208,8 +239,20 @@ def _build():
             interrupt = 0
             # scalar
             op = sw >> 24
-            if (op & 0xCF) == 0 or (op & 0xCF) == 3 or op == 0x24:  # s2v factors only: no visible write
+            if factors_only[op]:  # no visible write: its s2v value is below
                 pass
+            elif op == 0x1F or op == 0x2F or op == 0x3F:  # unsigned products: [c] clears the scalar flags
+                if not sw & 4:
+                    sc_index, sc_bits = sw & 3, 0
+            elif op == 0x45:  # vecms: $r[SRC1] >>= 4 (arithmetic), no $c
+                r_index = sw >> 14 & 31
+                r_value = (sext(r[r_index], 32) >> 4) & M32
+            elif bmul_op[op]:  # bmul/bmula (semantics_scalar.bmul): $r, no $c
+                s2 = table[pc, 10] if sw >> 29 & 1 else r[sw >> 9 & 31]
+                signed_result = not sw >> 28 & 1
+                products = byte_products(r[sw >> 14 & 31], s2, sw >> 2 & 1 == 1, sw >> 1 & 1 == 1,
+                                               signed_result, bmul_rounds(sw))
+                r_index, r_value = sw >> 19 & 31, bmul_result(products, signed_result)
             elif op == 0x6A:  # mov $v[DST] word RFILE from $r[SRC1]; [c] clears the scalar flags
                 rfile = sw >> 3 & 31
                 sv_index, sv_word, sv_value = sw >> 19 & 31, 2 if rfile == 18 else rfile, r[sw >> 14 & 31]
@@ -312,6 +355,10 @@ def _build():
             # vector (reads v before the address load lands: the load is in new_v, not v)
             if vw != NONE:
                 op = vw >> 24
+                factors = (0, 0, 0, 0)
+                s2v_valid, s2v_index, s2v_flag, s2v_xfrm = table[pc, 6], table[pc, 7], table[pc, 8], table[pc, 9]
+                if reads_s2v[op]:  # the scalar word's s2v value, from the state before the bundle
+                    factors = scalar_factors(sw, r, c, table[pc, 10])
                 dst, src1 = vw >> 19 & 31, vw >> 14 & 31
                 immediate = vw >> 3 & 0xFF
                 signs = 0
@@ -323,33 +370,73 @@ def _build():
                     for i in range(16):
                         acc = sext((v[partner, i] << rs) + (v[src1, i] - v[partner, i]) * v[src2, i] + constant, 28)
                         vector_result[i] = read_out(acc, rs, True, False)
-                elif op == 0x84 or op == 0x85 or op == 0x95:
-                    # vmad2 beside vec: acc = in(V2) << rs + V1·f1 + V[SRC1|1]·f2 (semantics_vector.vmad2).
-                    # vec emits factors (F1, F1, F2, F2), so factors_by_mask gives f1 = F1, f2 = F2
-                    # whatever the $vc mask; S2VMODE (bit 0) mask mode: 0x100 where s2v.masks has the bit.
+                elif reads_s2v[op] and op < 0xB3:
+                    # vmad2 (84 85 95): acc = in(V2) << rs + V1·f1 + V[SRC1|1]·f2; vmac2 (86 87 96 97
+                    # a6 a7): acc = $va + V1·f1 + W·f2, W = V3 for 96 a6 a7 (semantics_vector).
                     integer, unsigned_out, low = vw >> 3 & 1, vw >> 28 & 1, vw >> 4 & 1
                     rs = readout_shift(integer == 1, unsigned_out == 1, sext(vw >> 5, 3))
                     constant = mad_rounding(rs, low, vw >> 8 & 1, uccfg_down)
                     fract, sign1, sign2 = integer == 0, vw >> 2 & 1, vw >> 1 & 1
-                    factor1, factor2 = sext(sw >> 1, 9), sext(sw >> 10, 9)
-                    if vw & 1:
-                        mask0 = (factor1 >> 1 & 0xFF) * 0x101
-                        mask1 = (factor2 >> 1 & 0xFF) * 0x101
-                    src2, partner = vw >> 9 & 31, src1 | 1
-                    scale = 8 if integer else 0
+                    mask = pair_mask(vw, s2v_valid == 1, s2v_index, s2v_flag, s2v_xfrm, vc)
+                    masks = factor_masks(factors)
+                    src2 = vw >> 9 & 31
+                    mac2 = op != 0x84 and op != 0x85 and op != 0x95
+                    partner = vw >> 4 & 31 if op == 0x96 or op == 0xA6 or op == 0xA7 else src1 | 1
                     for i in range(16):
-                        if vw & 1:
-                            f1 = 0x100 if mask0 >> i & 1 else 0
-                            f2 = 0x100 if mask1 >> i & 1 else 0
-                        else:
-                            f1, f2 = factor1, factor2
+                        f1, f2 = component_factors(vw & 1 == 1, factors, masks, mask, i)
                         products = mad_input(v[src1, i], sign1, fract) * f1 + mad_input(v[partner, i], sign1, fract) * f2
-                        base = mad_input(v[src2, i], sign2, fract) << rs
-                        acc = sext(base + (products << scale) + constant, 28)
+                        if mac2:
+                            base = sext(va[i], 28)
+                        else:
+                            base = mad_input(v[src2, i], sign2, fract) << rs
+                        acc = accumulate_one(base, products, integer == 1, constant)
                         new_va[i] = acc & VA_MASK
                         vector_result[i] = read_out(acc, rs, unsigned_out, low)
                     va_written = True
-                    if op == 0x84:
+                    if op == 0x84 or op == 0x86 or op == 0x96 or op == 0xA6:
+                        vv_index = -2  # $va only
+                elif reads_s2v[op]:  # the lerp family b3–b7 (semantics_vector.vlrp2 … vlrp4b)
+                    mask = lerp_mask(vw, vc)
+                    rotation, src2 = c[vw >> 3 & 3] >> 4 & 3, vw >> 9 & 31
+                    q0, q1 = quad_register(src1, rotation, 0), quad_register(src1, rotation, 1)
+                    q2, q3 = quad_register(src1, rotation, 2), quad_register(src1, rotation, 3)
+                    if op == 0xB3:  # vlrp2: fract inputs of SIGNS (bit 9), start q0 ^ LRP2X, rounding full rs
+                        unsigned_out, low = 1 - (vw >> 12 & 1), 0
+                        rs = readout_shift(False, unsigned_out == 1, sext(vw >> 5, 3))
+                        constant = mad_rounding(rs, False, vw >> 8 & 1, uccfg_down)
+                    elif op <= 0xB5:  # vlrp4a, vlrpf: unsigned, low byte, $va only
+                        unsigned_out, low = 1, 1
+                        rs = readout_shift(False, True, sext(vw >> 5, 3))
+                        constant = mad_rounding(rs, True, vw >> 8 & 1, uccfg_down)
+                    else:  # vlrp4b: ALTSHIFT, ALTRND; b6 unsigned, b7 signed
+                        unsigned_out, low = 1 - (op & 1), 0
+                        rs = readout_shift(False, unsigned_out == 1, sext(vw >> 11, 3))
+                        constant = mad_rounding(rs, False, vw >> 9 & 1, uccfg_down)
+                        slct = vw >> 5 & 15
+                        if slct != 4:
+                            q0 = q1 = src1 ^ (c[vw >> 3 & 3] >> slct & 1)
+                    signed_in, flip = vw >> 9 & 1, 0x80 if vw >> 10 & 1 else 0
+                    for i in range(16):
+                        f1, f2 = component_factors(False, factors, (0, 0), mask, i)
+                        if op == 0xB3:
+                            x0 = mad_input(v[q0, i], signed_in, True)
+                            products = (mad_input(v[q2, i], signed_in, True) - x0) * f1 \
+                                + (mad_input(v[q3, i], signed_in, True) - x0) * f2
+                            base = mad_input(v[q0, i] ^ flip, signed_in, True) << rs
+                        elif op == 0xB4:
+                            products = (v[q2, i] - v[q0, i]) * f1 + (v[q3, i] - v[q0, i]) * f2
+                            base = v[q0, i] << rs
+                        elif op == 0xB5:
+                            products = (v[q2, i] - v[q3, i]) * f1 + v[q3, i] * f2
+                            base = sext8(v[src2, i]) << rs
+                        else:
+                            products = (v[q1, i] - v[q0, i]) * f1 + (vx[i] - v[q0, i]) * f2
+                            base = sext(va[i], 28)
+                        acc = accumulate_one(base, products, False, constant)
+                        new_va[i] = acc & VA_MASK
+                        vector_result[i] = read_out(acc, rs, unsigned_out, low)
+                    va_written = op != 0xB3 or vw >> 11 & 1 == 1
+                    if op == 0xB4 or op == 0xB5:
                         vv_index = -2  # $va only
                 elif multiply_form[op]:
                     # vmul/vmac: acc = (0 or $va) + in(V1)·in(V2 or imm); $va always, VD in some forms
@@ -437,7 +524,8 @@ def _build():
                 vv_index = -1 if vv_index == -2 else dst
                 if multiply_form[op] and not multiply_writes_vd[op]:
                     vv_index = -1  # the forms that write only $va
-                if op != 0x9B and op != 0x90 and not va_written and not vw & 4:  # vswz, vlrp, MAD: no $vc
+                if op != 0x9B and op != 0x90 and not reads_s2v[op] and not multiply_form[op] and not vw & 4:
+                    # vswz, vlrp and the multiply-accumulate datapath write no $vc
                     vc_index, vc_value = vw & 3, (signs & 0xFFFF) | (zeros & 0xFFFF) << 16
             # branch
             if bw != NONE:
@@ -549,11 +637,12 @@ def _arrays(machine):
     return (np.array(state.r, dtype=np.int64), np.array(state.v, dtype=np.int64).reshape(32, 16),
             np.array(state.vc, dtype=np.int64), np.array(state.a, dtype=np.int64),
             np.array(state.c, dtype=np.int64), np.array(state.l, dtype=np.int64),
-            np.array(state.sr, dtype=np.int64), np.array(state.va, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
+            np.array(state.sr, dtype=np.int64), np.array(state.va, dtype=np.int64),
+            np.array(state.vx, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
 
 
 def _write_back(machine, arrays) -> None:
-    r, v, vc, a, c, l, sr, va, store = arrays
+    r, v, vc, a, c, l, sr, va, _vx, store = arrays
     state = machine.state
     state.r = r.tolist()
     state.v = [row for row in v.tolist()]

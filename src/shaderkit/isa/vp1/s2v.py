@@ -44,7 +44,7 @@ class S2v:
 
     def __init__(self, factors=(0, 0, 0, 0), valid: bool = False, vcidx: int = 0, vcflag: int = 0,
                  vcxfrm: int = 0):
-        self.factors = [sext(factor, 10) for factor in factors]
+        self.factors = list(ten_bit(factors))
         self.valid = valid
         self.vcidx = vcidx
         self.vcflag = vcflag
@@ -53,23 +53,36 @@ class S2v:
     @property
     def masks(self) -> tuple[int, int]:
         """``mask0`` from factors 0 and 1, ``mask1`` from factors 2 and 3 (bits 1–8 of each)."""
-        f0, f1, f2, f3 = self.factors
-        return (((f0 >> 1) & 0xFF) | ((f1 >> 1) & 0xFF) << 8,
-                ((f2 >> 1) & 0xFF) | ((f3 >> 1) & 0xFF) << 8)
+        return factor_masks(self.factors)
 
     def __repr__(self) -> str:
         selection = f", $vc{self.vcidx} {'zf' if self.vcflag else 'sf'} {self.vcxfrm:#x}" if self.valid else ""
         return f"S2v({self.factors}{selection})"
 
 
-def default_factors(source: int) -> list[int]:
+# The rules below are plain functions of integers (and tuples or arrays of them), so the compiled
+# loop (compiled_s2v.py) runs these very rules through Numba.
+
+
+def ten_bit(factors) -> tuple[int, int, int, int]:
+    """The four factors as the s2v path carries them: signed 10-bit."""
+    return (sext(factors[0], 10), sext(factors[1], 10), sext(factors[2], 10), sext(factors[3], 10))
+
+
+def factor_masks(factors) -> tuple[int, int]:
+    """``mask0`` from factors 0 and 1, ``mask1`` from factors 2 and 3 (bits 1–8 of each)."""
+    return (((factors[0] >> 1) & 0xFF) | ((factors[1] >> 1) & 0xFF) << 8,
+            ((factors[2] >> 1) & 0xFF) | ((factors[3] >> 1) & 0xFF) << 8)
+
+
+def default_factors(source: int) -> tuple[int, int, int, int]:
     """The factors of every non-byte, non-emitting scalar op (§6.1): bits 0–3 of ``source``
     each widened to 4 bits make a 16-bit M; f0 = low byte of M << 1, f1 = high byte << 1."""
     widened = 0
     for bit in range(4):
         if source >> bit & 1:
             widened |= 0xF << (4 * bit)
-    return [(widened & 0xFF) << 1, (widened >> 8) << 1, 0, 0]
+    return ((widened & 0xFF) << 1, (widened >> 8) << 1, 0, 0)
 
 
 def vc_mask(vc: list[int], index: int, half: int, xfrm: int) -> int:
@@ -89,6 +102,11 @@ def vc_mask(vc: list[int], index: int, half: int, xfrm: int) -> int:
 def selected_mask(s2v: S2v, vc: list[int], vector_word: int) -> int:
     """The ``$vc`` mask a vector MAD op uses: the s2v selection when the scalar op emitted one,
     else the vector word's own bits (index = bits 0–1, half = bit 2, transform 0) (§6.3)."""
-    if s2v.valid:
-        return vc_mask(vc, s2v.vcidx, s2v.vcflag, s2v.vcxfrm)
+    return selection_mask(s2v.valid, s2v.vcidx, s2v.vcflag, s2v.vcxfrm, vc, vector_word)
+
+
+def selection_mask(valid: bool, vcidx: int, vcflag: int, vcxfrm: int, vc, vector_word: int) -> int:
+    """:func:`selected_mask` from the selection's parts."""
+    if valid:
+        return vc_mask(vc, vcidx, vcflag, vcxfrm)
     return vc_mask(vc, vector_word & 3, (vector_word >> 2) & 1, 0)

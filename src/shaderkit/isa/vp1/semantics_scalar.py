@@ -225,37 +225,64 @@ def multiply_input(value: int, signed: bool) -> int:
     return sext8(value) << 1 if signed else value & 0xFF
 
 
+# byte_product … unsigned_product_factors are plain functions of integers (and tuples), so the
+# compiled loop (compiled_s2v.py) runs these very rules through Numba.
+
+def byte_product(s1: int, s2: int, i: int, sign1: bool, sign2: bool, constant: int) -> int:
+    return multiply_input(byte(s1, i), sign1) * multiply_input(byte(s2, i), sign2) + constant
+
+
 def byte_products(s1: int, s2: int, sign1: bool, sign2: bool, signed_result: bool, rounding: bool):
     """The four 16-fraction-bit byte products, with the rounding constant already added
     (0x80 for an unsigned result, 0x100 for a signed one)."""
     constant = (0x100 if signed_result else 0x80) if rounding else 0
-    return [multiply_input(byte(s1, i), sign1) * multiply_input(byte(s2, i), sign2) + constant for i in range(4)]
+    return (byte_product(s1, s2, 0, sign1, sign2, constant), byte_product(s1, s2, 1, sign1, sign2, constant),
+            byte_product(s1, s2, 2, sign1, sign2, constant), byte_product(s1, s2, 3, sign1, sign2, constant))
 
 
-def product_factors(word: int, products) -> list[int]:
+def product_factors(word: int, products) -> tuple[int, int, int, int]:
     """The s2v factors of the bmul datapath: ``sext10(product >> 8)`` when opcode bit 1 is
     clear, ``sext10(product)`` when it is set (§6.1)."""
     if word >> 25 & 1:
-        return [sext(product, 10) for product in products]
-    return [sext(product >> 8, 10) for product in products]
+        return (sext(products[0], 10), sext(products[1], 10), sext(products[2], 10), sext(products[3], 10))
+    return (sext(products[0] >> 8, 10), sext(products[1] >> 8, 10), sext(products[2] >> 8, 10),
+            sext(products[3] >> 8, 10))
 
 
 def bmul_result(products, signed_result: bool) -> int:
-    if signed_result:
-        return from_bytes(clip(product >> 9, -128, 127) for product in products)
-    return from_bytes(clip(product >> 8, 0, 255) for product in products)
+    result = 0
+    for i in range(4):
+        if signed_result:
+            value = clip(products[i] >> 9, -128, 127)
+        else:
+            value = clip(products[i] >> 8, 0, 255)
+        result |= (value & 0xFF) << (8 * i)
+    return result
+
+
+def bmul_rounds(word: int) -> bool:
+    """Whether a bmul-datapath word rounds: ``rn`` (bit 8) for bmul/bmula; for the factors-only
+    forms only the x3 ones (§5.5)."""
+    if word >> 24 & 3 in (1, 2):
+        return bool(word >> 8 & 1)
+    return bool(word >> 24 & 3 == 3 and word >> 8 & 1)
+
+
+def bmul_immediate(word: int) -> int:
+    """Source 2 of a bmul-family immediate form (opcode bit 5): BIMMMUL (×4) for 21/31, bits 0–7
+    for the others, replicated to the four bytes (a function of the word alone)."""
+    if word >> 24 & 0xF == 1:
+        return replicate(BIMMMUL.value(BIMMMUL.read(word)))
+    return replicate(BIMMBAD(word))
 
 
 def bmul_operands(state, word: int) -> tuple[int, int]:
     """Source 1 and source 2 of the bmul family: ``$r[SRC2]`` unmangled (register forms,
-    opcode bit 5 clear), BIMMMUL (×4) for 21/31, bits 0–7 for the other immediate forms."""
+    opcode bit 5 clear), else :func:`bmul_immediate`."""
     s1 = state.r[SRC1(word)]
-    opcode = word >> 24
-    if not opcode & 0x20:
+    if not word >> 24 & 0x20:
         return s1, state.r[SRC2(word)]
-    if opcode & 0xF == 1:
-        return s1, replicate(BIMMMUL.value(BIMMMUL.read(word)))
-    return s1, replicate(BIMMBAD(word))
+    return s1, bmul_immediate(word)
 
 
 def bmul_datapath(state, word: int, rounding: bool):
@@ -268,7 +295,7 @@ def bmul(state, word, pending):
     """Per-byte fractional multiply (0.8 fixed point; signed inputs ``sext8 << 1``), rounded
     when ``rn`` (bit 8), then ``>> 8`` clipped to 0..255 (``u``) or ``>> 9`` clipped to
     −128..127 (``s``). No ``$c``. Also 02/12/22/32 ``bmula``, whose factors differ (bit 1)."""
-    products = bmul_datapath(state, word, bool(word >> 8 & 1))
+    products = bmul_datapath(state, word, bmul_rounds(word))
     set_r(pending, DST(word), bmul_result(products, not is_unsigned(word)))
     pending.s2v = S2v(product_factors(word, products))
 
@@ -276,19 +303,29 @@ def bmul(state, word, pending):
 def bmul_factors_only(state, word, pending):
     """00/10/20/30 and 03/13/23/33 (no envydis mnemonic): the bmul datapath driving only the s2v
     factors; the x3 forms round when bit 8 is set (§5.5). No ``$r``, no ``$c``."""
-    rounding = bool(word >> 24 & 3 == 3 and word >> 8 & 1)
-    pending.s2v = S2v(product_factors(word, bmul_datapath(state, word, rounding)))
+    pending.s2v = S2v(product_factors(word, bmul_datapath(state, word, bmul_rounds(word))))
+
+
+def unsigned_product_immediate(word: int) -> int:
+    """Source 2 of the immediate unsigned-product forms: BIMM for 2f 3f, bits 0–7 for 34–37,
+    replicated (a function of the word alone)."""
+    if word >> 24 in (0x2F, 0x3F):
+        return replicate(BIMM(word))
+    return replicate(BIMMBAD(word))
 
 
 def unsigned_product_operand2(state, word: int) -> int:
     opcode = word >> 24
     if opcode == 0x1F:
         return mangled_source2(state, word)
-    if opcode in (0x2F, 0x3F):
-        return replicate(BIMM(word))
     if opcode & 0x20:
-        return replicate(BIMMBAD(word))
+        return unsigned_product_immediate(word)
     return state.r[SRC2(word)]
+
+
+def unsigned_product_factors(s1: int, s2: int) -> tuple[int, int, int, int]:
+    return (sext(byte(s1, 0) * byte(s2, 0), 10), sext(byte(s1, 1) * byte(s2, 1), 10),
+            sext(byte(s1, 2) * byte(s2, 2), 10), sext(byte(s1, 3) * byte(s2, 3), 10))
 
 
 def unsigned_products(state, word, pending):
@@ -296,7 +333,7 @@ def unsigned_products(state, word, pending):
     unsigned byte products, unrounded, as the s2v factors ``sext10(product)``; no ``$r``.
     1f/2f/3f also clear the scalar flags of ``$c[bits 0–1]`` (§5.5)."""
     s1, s2 = state.r[SRC1(word)], unsigned_product_operand2(state, word)
-    pending.s2v = S2v([sext(byte(s1, i) * byte(s2, i), 10) for i in range(4)])
+    pending.s2v = S2v(unsigned_product_factors(s1, s2))
     if word >> 24 & 0xF == 0xF:
         write_flags(word, pending, 0)
 
@@ -309,8 +346,11 @@ def emitted(word: int, factors) -> S2v:
 
 def bvec(state, word, pending):
     """Emit factor i = ``sext8(byte i of S1) << 1`` and the ``$vc`` selection."""
-    s1 = state.r[SRC1(word)]
-    pending.s2v = emitted(word, [sext8(byte(s1, i)) << 1 for i in range(4)])
+    pending.s2v = emitted(word, bvec_factors(state.r[SRC1(word)]))
+
+
+def bvec_factors(s1: int) -> tuple[int, int, int, int]:
+    return (sext8(byte(s1, 0)) << 1, sext8(byte(s1, 1)) << 1, sext8(byte(s1, 2)) << 1, sext8(byte(s1, 3)) << 1)
 
 
 def vec(state, word, pending):
@@ -332,24 +372,37 @@ def bilinear_registers(state, word: int) -> tuple[int, int]:
     """The ``$r`` pair A, B of ``bvecmad``/``bvecmadsel``: ``SRC2 | u`` and ``SRC2 | 2 | u`` with
     u the ``$c[COND]`` flag SLCT (two bits for SLCT 4). B is read through the third ``$r``
     read port, which an address-unit scalar store in the same bundle then also reads (§2.4)."""
-    c, slct = state.c[COND(word)], SLCT(word)
+    return bilinear_pair(state.c[COND(word)], SLCT(word), SRC2(word))
+
+
+def bilinear_pair(c: int, slct: int, base: int) -> tuple[int, int]:
     pick = (c >> 4) & 3 if slct == 4 else (c >> slct) & 1
-    base = SRC2(word)
     return base | pick, base | 2 | pick
 
 
 def bilinear_factors(state, word: int, select: bool) -> list[int]:
     """§6.2: factor i = ``(sext8(A_i)·256 + pre·sext8(B_i) + 0x40) >> 7`` with A, B a pair of the
     quad at SRC2 chosen by the ``$c[COND]`` flag SLCT (two bits for SLCT 4)."""
-    c, slct = state.c[COND(word)], SLCT(word)
     first_index, second_index = bilinear_registers(state, word)
-    first, second = state.r[first_index], state.r[second_index]
-    pre = (state.r[SRC1(word)] >> 11) & (0x7F if select else 0xFF)
-    factors = [(sext8(byte(first, i)) * 256 + pre * sext8(byte(second, i)) + 0x40) >> 7 for i in range(4)]
+    return bilinear_values(state.r[first_index], state.r[second_index], state.r[SRC1(word)], select,
+                           SLCT(word), state.c[COND(word)])
+
+
+def bilinear_factor(first: int, second: int, pre: int, i: int) -> int:
+    return (sext8(byte(first, i)) * 256 + pre * sext8(byte(second, i)) + 0x40) >> 7
+
+
+def bilinear_values(first: int, second: int, s1: int, select: bool, slct: int, c: int):
+    """:func:`bilinear_factors` from the register values (``first``/``second`` the pair,
+    ``s1`` = ``$r[SRC1]``, ``c`` = ``$c[COND]``)."""
+    pre = (s1 >> 11) & (0x7F if select else 0xFF)
+    f0, f1 = bilinear_factor(first, second, pre, 0), bilinear_factor(first, second, pre, 1)
+    f2, f3 = bilinear_factor(first, second, pre, 2), bilinear_factor(first, second, pre, 3)
     if select:
-        which = 1 if slct == 2 and c >> 7 & 1 else 0
-        factors = [factors[which], factors[which], factors[2 + which], factors[2 + which]]
-    return factors
+        if slct == 2 and c >> 7 & 1:
+            return (f1, f1, f3, f3)
+        return (f0, f0, f2, f2)
+    return (f0, f1, f2, f3)
 
 
 def bvecmad(state, word, pending):

@@ -305,8 +305,12 @@ def word_mad(state, word: int) -> Mad:
 
 def accumulate(mad: Mad, base: list[int], products: list[int]) -> list[int]:
     """``acc = A + (products << (int ? 8 : 0)) + R`` per component, wrapped to signed 28 bits."""
-    scale = 8 if mad.integer else 0
-    return [sext(base[i] + (products[i] << scale) + mad.rounding, 28) for i in COMPONENTS]
+    return [accumulate_one(base[i], products[i], mad.integer, mad.rounding) for i in COMPONENTS]
+
+
+def accumulate_one(base: int, product: int, integer: bool, constant: int) -> int:
+    """One accumulator: ``base + (product << (integer ? 8 : 0)) + constant``, signed 28 bits."""
+    return sext(base + (product << (8 if integer else 0)) + constant, 28)
 
 
 def read_out(mad: Mad, accumulators: list[int]) -> list[int]:
@@ -378,16 +382,23 @@ def pair_factors(pending, state, word: int) -> tuple[list[int], list[int]]:
     component's bit of the ``$vc`` mask (§6.3)."""
     s2v = pending.s2v
     if word & 1:
-        mask0, mask1 = s2v.masks
-        return ([0x100 if mask0 >> i & 1 else 0 for i in COMPONENTS],
-                [0x100 if mask1 >> i & 1 else 0 for i in COMPONENTS])
+        pairs = [component_factors(True, s2v.factors, s2v.masks, 0, i) for i in COMPONENTS]
+        return [pair[0] for pair in pairs], [pair[1] for pair in pairs]
     return factors_by_mask(s2v.factors, selected_mask(s2v, state.vc, word))
 
 
 def factors_by_mask(factors: list[int], mask: int) -> tuple[list[int], list[int]]:
-    first = [factors[mask >> i & 1] for i in COMPONENTS]
-    second = [factors[2 + (mask >> i & 1)] for i in COMPONENTS]
-    return first, second
+    pairs = [component_factors(False, factors, (0, 0), mask, i) for i in COMPONENTS]
+    return [pair[0] for pair in pairs], [pair[1] for pair in pairs]
+
+
+def component_factors(mask_mode: bool, factors, masks, mask: int, i: int) -> tuple[int, int]:
+    """(f1, f2) of component ``i``: in mask mode 0x100 where ``masks`` (mask0, mask1) have bit
+    ``i``, else 0; otherwise factor[cc] and factor[2 + cc] with cc bit ``i`` of ``mask``."""
+    if mask_mode:
+        return (0x100 if masks[0] >> i & 1 else 0, 0x100 if masks[1] >> i & 1 else 0)
+    bit = mask >> i & 1
+    return factors[bit], factors[2 + bit]
 
 
 def vmad2(state, word, pending):
