@@ -17,7 +17,7 @@ Modules: :mod:`.fields`, :mod:`.kinds`, :mod:`.operands`, :mod:`.templates`,
 
 from .description import Description
 from .fields import Field, field, in_word
-from .instruction import DATA, Form, Instruction, data_item, form
+from .instruction import DATA, Form, Instruction, bit_pattern, data_item, form
 from .kinds import Choice, CodeAddress, Immediate, OperandKind, ParseContext, Registers, suggest_for_undefined
 from .operands import Binding, Case, Flags, Operand, Reading, SubTable, case, flags
 from .policies import AS_DATA, FEWEST_LOST, FIRST_MATCH, MOST_SPECIFIC, Annotate, AsData, rank_runs
@@ -27,6 +27,6 @@ __all__ = [
     "AS_DATA", "Annotate", "AsData", "Binding", "Case", "Choice", "CodeAddress", "DATA", "Description", "FEWEST_LOST",
     "FIRST_MATCH",
     "Field", "Flags", "Form", "Immediate", "Instruction", "MOST_SPECIFIC", "Operand", "OperandKind", "ParseContext",
-    "Reading", "Registers", "SubTable", "case", "data_item", "field", "flags", "form", "in_word", "rank_runs",
+    "Reading", "Registers", "SubTable", "bit_pattern", "case", "data_item", "field", "flags", "form", "in_word", "rank_runs",
     "compile_expression", "split_operands", "split_statement", "suggest_for_undefined",
 ]

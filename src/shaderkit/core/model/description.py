@@ -26,6 +26,7 @@ instruction's length (variable-length instructions need this order).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -55,6 +56,8 @@ class CompiledForm:
     parts: tuple[Template, ...] = ()  # every operation of a co-issued form, in text order
     implied: tuple = ()  # (field name, expression on raw fields)
     extra_words: object = None  # expression on raw fields
+    fields: Mapping = None  # the description's fields with the form's own over them
+    scope: object = None  # the description as this form sees it (its fields); set after compiling
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -141,31 +144,45 @@ class Description(StatementParser):
             self._check_unambiguous()
         self._buckets = self._bucket_by_common_bits()
         super().__init__()
+        self._scope_forms()  # last: each scope is a copy of the finished description
 
     # -- derivation ---------------------------------------------------------------------
 
     def _compile(self, declared: Form) -> CompiledForm:
-        mask = match = 0
+        fields = {**self.fields, **{name: as_field(local) for name, local in declared.fields}}
+        mask, match = declared.pattern
         for field_name, value in declared.fixed:
-            declared_field = self.fields[field_name]
+            declared_field = fields[field_name]
             mask |= declared_field.mask
             match = declared_field.write(match, value)
         parts = tuple(parse_template(text, self.operand_separator) for text, _ in self.operations(declared.template))
         predicates = {}
-        known = set(self.fields)
+        known = set(fields)
         for slot in (slot for part in parts for slot in part.slots):
             if slot.name not in self.operands:
                 raise ValueError(f"{self.name}: {declared.template!r} names no operand {slot.name!r}")
             if slot.conditional:
                 predicates[slot.name] = compile_predicate(slot.condition_text, known)
         for name in (*(name for name, _ in declared.implied), *declared.carries):
-            if name not in self.fields:
+            if name not in fields:
                 raise ValueError(f"{self.name}: {declared.template!r} implies or carries no field {name!r}")
         if not set(declared.overrides) <= {name for name, _ in declared.implied}:
             raise ValueError(f"{self.name}: {declared.template!r} overrides a field it does not imply")
         implied = tuple((name, _expression(expression, known)) for name, expression in declared.implied)
         return CompiledForm(declared, mask, match, parts[0], predicates, declared.length or self.words_per_instruction,
-                            parts, implied, _expression(declared.extra_words, known))
+                            parts, implied, _expression(declared.extra_words, known), fields)
+
+    def _scope_forms(self) -> None:
+        """Give each form the description it reads its bits through: this one, or for a form
+        with fields of its own a copy whose ``fields`` hold them (the rest is shared), so every
+        operand and rule finds a field name in the form's own namespace first."""
+        for compiled in self._compiled:
+            if compiled.form.fields:
+                scope = copy.copy(self)
+                scope.fields = compiled.fields
+                compiled.scope = scope
+            else:
+                compiled.scope = self
 
     def operations(self, text: str) -> list[tuple[str, int]]:
         """(operation text, column) pairs of a statement or template: one unless the
@@ -206,6 +223,8 @@ class Description(StatementParser):
         """Bits of an instruction of form ``template`` that it neither fixes nor reads (for a
         form whose sub-tables pick cases, the fields of every case count as read)."""
         compiled = self._by_template[template]
+        if compiled.scope is not self:
+            return compiled.scope.unused_bits(template)
         used = compiled.mask | compiled.form.ignore
         for field_name in (*(name for name, _ in compiled.implied), *compiled.form.carries):
             used |= self.fields[field_name].mask
@@ -256,6 +275,8 @@ class Description(StatementParser):
                  labels=None, names=None) -> tuple[Instruction, int, int, str]:
         """The instruction of ``compiled``'s form at ``value``, the bits its text loses, the
         value and a remark (or a data item and 0 when the words are too few)."""
+        if compiled.scope is not self:
+            return compiled.scope._decoded(compiled, value, address, available, labels, names)
         reading = Reading(self, value, address, labels, names)
         self.claim(compiled, reading)
         length = compiled.length + reading.extra_words + self._extra_words(compiled, value)
@@ -372,7 +393,7 @@ class Description(StatementParser):
         compiled = self.compiled(instruction.declaration)
         value = compiled.match
         for field_name, raw in instruction.raw:
-            value = self.fields[field_name].write(value, raw)
+            value = compiled.fields[field_name].write(value, raw)
         return self._words(value, instruction.length)
 
     # -- print --------------------------------------------------------------------------
@@ -386,7 +407,7 @@ class Description(StatementParser):
             return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
         compiled = self.compiled(instruction.declaration)
         value = self._value(self.encode(instruction))
-        return self.render(compiled, Reading(self, value, instruction.address, labels, names))
+        return self.render(compiled, Reading(compiled.scope, value, instruction.address, labels, names))
 
     def render(self, compiled: CompiledForm, reading: Reading) -> str:
         """The text of an instruction of ``compiled``'s form with the bits ``reading`` holds."""

@@ -10,7 +10,9 @@ the *value* an operand reads and prints:
 * ``relative_to``: the value is ``relative_to(address) + raw × scale``, a PC-relative
   target printed as an absolute address;
 * ``default``: the raw value written when no operand sets the field (envyas writes 4 in
-  VP1's bits 0–2 when no ``$c`` operand is given).
+  VP1's bits 0–2 when no ``$c`` operand is given);
+* ``in_place``: the value is the field's bits where they stand in the instruction (scattered
+  bits a form keeps without a meaning, shown as one mask-like number).
 
 Raw values are always the unsigned bits; :meth:`Field.value` and :meth:`Field.raw` convert,
 and :meth:`Field.raw` says in words why a value does not fit.
@@ -34,6 +36,7 @@ class Field:
     scale: int = 1
     relative_to: Callable[[int], int] | None = None
     default: int | None = None
+    in_place: bool = False
 
     @cached_property
     def width(self) -> int:
@@ -71,12 +74,18 @@ class Field:
 
     def value(self, raw: int, address: int = 0) -> int:
         """What the raw bits mean: signed, scaled, PC-relative as declared."""
+        if self.in_place:
+            return self._unsigned.insert(0, raw)
         number = sign_extend(raw, self.width) if self.signed else raw
         number *= self.scale
         return number + self.relative_to(address) if self.relative_to else number
 
     def raw(self, value: int, address: int = 0) -> int:
         """The raw bits for ``value``; ValueError (a user-facing sentence) when it cannot be encoded."""
+        if self.in_place:
+            if value < 0 or value & ~self.mask:
+                raise ValueError(f"{value:#x} sets bits outside 0x{self.mask:x}")
+            return self._unsigned.extract(value)
         offset = value - self.relative_to(address) if self.relative_to else value
         if offset % self.scale:
             what = "distance" if self.relative_to else "value"
@@ -92,12 +101,13 @@ class Field:
 
 
 def field(layout: str | BitField, *, signed: bool | None = None, scale: int = 1,
-          relative_to: Callable[[int], int] | None = None, default: int | None = None) -> Field:
+          relative_to: Callable[[int], int] | None = None, default: int | None = None,
+          in_place: bool = False) -> Field:
     """``field("23:9", signed=True, scale=4, relative_to=lambda pc: pc & ~3)``; ``layout`` as
     :func:`~shaderkit.core.bits.bits` reads it (pieces most significant first)."""
     layout_bits = layout if isinstance(layout, BitField) else bits(layout)
     signed = layout_bits.signed if signed is None else signed
-    return Field(BitField(layout_bits.pieces), signed, scale, relative_to, default)
+    return Field(BitField(layout_bits.pieces), signed, scale, relative_to, default, in_place)
 
 
 def in_word(word: int, msb: int, lsb: int | None = None, *, word_bits: int) -> str:

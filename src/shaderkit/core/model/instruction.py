@@ -16,7 +16,7 @@ from functools import cached_property
 
 from .templates import PLACEHOLDER, Template, parse_template
 
-__all__ = ["DATA", "Form", "form", "Instruction", "data_item", "named_forms"]
+__all__ = ["DATA", "Form", "form", "bit_pattern", "Instruction", "data_item", "named_forms"]
 
 DATA = ".word"
 _BLANKS = re.compile(r"\s+")
@@ -47,6 +47,13 @@ class Form:
     name, a pseudo-instruction such as ``SUB a, b, c`` for ``ADD a, b, -c``): the parser reads
     it, the decoder never chooses it.
 
+    ``pattern`` is a (mask, value) pair of bits the form fixes without naming them, beside
+    ``fixed`` (a published bit-pattern table's ``0``/``1`` positions: see :func:`bit_pattern`).
+
+    ``fields`` are the form's own fields (name → layout or :class:`~.fields.Field`), over the
+    description's: forms whose bit layouts differ may name their fields alike (Mesa isaspec's
+    per-bitset fields; the names of a reverse-engineered table, kept as its authors wrote them).
+
     A ``fallback`` form is a reading of last resort (an unknown opcode read as ``NOP``, an
     opcode the form only implies so that unnamed values read as an idle unit): the decoder
     consults it only when no other form matches, and then prefers the fallback that fixes the
@@ -64,6 +71,8 @@ class Form:
     fallback: bool = False
     overrides: tuple[str, ...] = ()
     spelling_only: bool = False
+    fields: tuple[tuple[str, object], ...] = ()
+    pattern: tuple[int, int] = (0, 0)
 
     @cached_property
     def parsed(self) -> Template:
@@ -93,9 +102,20 @@ class Form:
 def form(template: str, *, name: str = "", length: int | None = None, ignore: int = 0,
          implied: Mapping[str, str | int] | None = None, carries: Sequence[str] = (),
          extra_words: str | int = 0, fallback: bool = False, overrides: Sequence[str] = (),
-         spelling_only: bool = False, **fixed: int) -> Form:
+         spelling_only: bool = False, fields: Mapping[str, object] | None = None,
+         pattern: tuple[int, int] = (0, 0), **fixed: int) -> Form:
     return Form(template, tuple(fixed.items()), name, length, ignore, tuple((implied or {}).items()),
-                tuple(carries), extra_words, fallback, tuple(overrides), spelling_only)
+                tuple(carries), extra_words, fallback, tuple(overrides), spelling_only, tuple((fields or {}).items()),
+                pattern)
+
+
+def bit_pattern(text: str) -> tuple[int, int]:
+    """(mask, value) of a bit-pattern string written most significant bit first: ``0`` and ``1``
+    are fixed bits, any other character (a field letter, ``-``) a free one."""
+    mask = value = 0
+    for character in text:
+        mask, value = mask << 1 | (character in "01"), value << 1 | (character == "1")
+    return mask, value
 
 
 def named_forms(forms: Sequence[Form]) -> list[Form]:
@@ -136,8 +156,10 @@ class Instruction:
 
     @property
     def fields(self) -> Mapping[str, int]:
-        """The raw value of every field the instruction sets, fixed fields included."""
-        return dict(self.raw)
+        """The raw value of every field the instruction sets, fixed fields included; a field
+        whose name starts with ``_`` is the description's own (bits a form keeps without a
+        meaning, so that its text reads back as its words) and not listed."""
+        return {name: raw for name, raw in self.raw if not name.startswith("_")}
 
     def value(self, name: str) -> int:
         """The number of the plain operand ``name`` (signed, scaled and PC-relative fields as

@@ -266,6 +266,8 @@ class StatementParser:
         template, the match of its mnemonic token, the statement's tokens and how many of them
         are prefixes. Every way of aligning the tokens with the templates is tried; the error
         of the attempt that read the most tokens is reported when none reads."""
+        if compiled.scope is not self:  # a form with fields of its own reads through its scope
+            return compiled.scope._parse_with(compiled, heads, context)
         options = [list(self._operation_options(compiled, *head, context)) for head in heads]
         best: tuple[int, SourceError] | None = None
         for combination in itertools.product(*options):
@@ -409,6 +411,8 @@ class StatementParser:
         """An instruction of form ``declared`` with these raw ``fields`` (the others at their
         defaults), as if it had been parsed at ``address``."""
         compiled = self.compiled(declared)
+        if compiled.scope is not self:
+            return compiled.scope.instance(declared, fields, address)
         return self._read_back(compiled, self._reading(compiled, dict(declared.fixed) | dict(fields or {}), address))
 
     def with_fields(self, instruction: Instruction, values: dict[str, int]) -> Instruction:
@@ -417,6 +421,8 @@ class StatementParser:
         its parts), each field reads again from the bits, and the length follows the form's
         extra words (a literal slot a source now reads)."""
         compiled = self.compiled(instruction.declaration)
+        if compiled.scope is not self:
+            return compiled.scope.with_fields(instruction, values)
         before = self._value(self.encode(instruction))
         after = before
         for name, raw in values.items():
