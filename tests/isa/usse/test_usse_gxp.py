@@ -212,6 +212,7 @@ def patched(offset: int, fmt: str, *values, data: bytes = P4GVERT1) -> bytes:
     (patched(76, "<I", 0x110 - 8), "the secondary program runs from 0xbc to 0x154 (152 bytes) but declares "
                                    "20 instructions"),
     (patched(68, "<I", 21), "but declares 21 instructions"),
+    (patched(76, "<I", 0), "the secondary program ends at 0x4c, before it starts at 0xbc"),
     (patched(116, "<I", 0x160 - 116), "the literal table at offset 0x160 overlaps the primary program at "
                                       "offset 0x160"),
     (patched(112, "<I", 11), "the literal table at offset 0x2e0 overlaps the container table at offset 0x330"),
@@ -250,9 +251,9 @@ def test_random_bytes(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.binary(min_size=148, max_size=400))
-def test_random_bytes_behind_a_valid_magic(tail):
-    read_or_input_error(b"GXP\0" + tail)
+@given(st.integers(0, 1180), st.binary(max_size=1300))
+def test_a_golden_file_with_a_random_tail(keep, tail):
+    read_or_input_error(P4GVERT1[:keep] + tail)
 
 
 @settings(max_examples=500, deadline=None)
@@ -284,3 +285,29 @@ def test_describe_gxp_float_arrays_and_single_registers():
     scalar = replace(program.parameters[0], component_count=1)
     lines = describe_gxp(replace(program, parameters=(array, scalar), literals=(), containers=()))
     assert lines[2:] == ["uniform sa0: sa0..sa7 (float4[2])", "attribute pos: pa0 (float1)"]
+
+
+def test_program_flags_bit_0_makes_a_fragment_program():
+    program = read_gxp(patched(20, "<I", 0x00190005))
+    assert program.kind == "fragment" and program.flags == 0x00190005
+    assert describe_gxp(program)[0].startswith("fragment program, GXP 1.5,")
+
+
+def test_every_single_byte_and_32_bit_field_corruption_of_a_golden_file():
+    """Exhaustive over positions (the hypothesis tests above vary the values)."""
+    accepted = rejected = 0
+    cases = [patched(offset, "<B", P4GVERT1[offset] ^ flip) for offset in range(len(P4GVERT1))
+             for flip in (0x01, 0x80, 0xFF)]
+    cases += [patched(offset, "<I", value) for offset in range(0, len(P4GVERT1) - 3, 4)
+              for value in (0, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF)]
+    for data in cases:
+        try:
+            program = read_gxp(data, "fuzz.gxp")
+        except InputError as error:
+            assert str(error).startswith("fuzz.gxp: ") and "\n" not in str(error)
+            rejected += 1
+        else:
+            assert write_gxp(program) == data
+            accepted += 1
+    # Both outcomes happen: code and value bytes are free, offsets and counts are checked.
+    assert accepted > 1000 and rejected > 100

@@ -126,6 +126,10 @@ class GxpLayout:
 
 @dataclass(frozen=True)
 class GxpProgram:
+    """A GXP container as read: the §7 fields, the instruction words (64-bit, ``w1 << 32 | w0``,
+    in execution order) and the image they came from. ``declared_size`` is the header's size
+    field; bytes past it (the golden files pad 1177 to 1180) stay in ``image``."""
+
     version: tuple[int, int]
     declared_size: int
     flags: int
@@ -246,6 +250,9 @@ def read_gxp(data: bytes, source: str = "<gxp>") -> GxpProgram:
     secondary_at = _SECONDARY_START_AT + reader.u32(_SECONDARY_START_AT, "the secondary program start")
     secondary_end = _SECONDARY_END_AT + reader.u32(_SECONDARY_END_AT, "the secondary program end")
     secondary_bytes = secondary_end - secondary_at
+    if secondary_bytes < 0:
+        raise reader.fail(f"bad GXP container: the secondary program ends at {secondary_end:#x}, "
+                          f"before it starts at {secondary_at:#x}")
     if secondary_bytes != secondary_count * INSTRUCTION_SIZE:
         raise reader.fail(f"bad GXP container: the secondary program runs from {secondary_at:#x} to "
                           f"{secondary_end:#x} ({secondary_bytes} bytes) but declares "
