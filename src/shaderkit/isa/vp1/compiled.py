@@ -12,13 +12,15 @@ the machine afterwards is exactly as the interpreter leaves it.
 
 Compiled operations (a subset; all others run in the interpreter):
 
-* scalar: ``add`` (0x4c 0x5c 0x6c 0x7c), ``sar``/``shr`` (0x4e 0x5e 0x6e 0x7e), ``bitop`` (0x42),
-  ``mov $r IMM19`` (0x65), ``sethi $r`` (0x75), ``mov $v word $r`` (0x6a with RFILE 0–3 or 18),
-  ``snop`` (0x4f, also the empty scalar slot when that is ``snop``), ``bmul``/``bmula``
-  (01 11 21 31 02 12 22 32), ``vecms`` (45), and the words whose only effect is the s2v value:
-  the bmul datapath's factors-only forms (00 03 10 13 20 23 30 33), the unsigned products
-  (06 07 14–17 34–37; 1f 2f 3f also clear the scalar flags), ``bvecmad``/``bvecmadsel`` (04/05),
-  ``bvec`` (0f), ``vec`` (24);
+* scalar (:mod:`.compiled_scalar`): every scalar opcode 0x00–0x7f — the byte ops, the bmul
+  datapath and the unsigned products, the s2v emitters (``bvec``, ``vec``, ``vecms``,
+  ``bvecmad``/``bvecmadsel``), the 32-bit arithmetic (``mul``, ``min``/``max``, ``abs``, ``neg``,
+  ``add``, ``sub``, ``sar``/``shr``), ``bitop`` and the IMM logic ops, ``mov $r IMM19``, ``sethi``,
+  ``snop`` and the flag-clearing undecoded opcodes, and ``mov`` to (0x6a) and from (0x6b) the
+  other register files the interpreter models (``$v`` words, ``$sr $mi $uc $l $a $c $m $d $x``,
+  with the §2.3 priorities, ``mov`` from ``$l`` beside ``exit``, and the ``$v`` read port a
+  0x6b shares with an address store, §2.4) — but not ``mov`` with file 4–7 or 23 (``$f``),
+  which the interpreter refuses;
 * the s2v path (§6, :mod:`.compiled_s2v`): the factors and ``$vc`` selection every compiled
   scalar word (or the machine's empty scalar word) hands the vector unit, computed only where the
   bundle's vector op reads them;
@@ -35,13 +37,10 @@ Compiled operations (a subset; all others run in the interpreter):
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
   ``mov $l`` (f0), ``exit`` (ff).
 
-Not compiled: the byte ops (08–0e 18–1e 28–2e 38–3e, band/bor/bxor 25–27) and the 32-bit ops
-other than add/shift/bitop (mul, min/max, abs, neg, sub, and/xor/or IMM) and the undecoded
-flag-clearing opcodes, ``mov`` to or from other register files (0x6a to files other than
-``$v`` words, 0x6b), calls and returns, the address unit's ``$r`` loads/stores, ``$vx``
-(ldr d7) and the other address ops, the shared read ports (no compiled pair of words shares
-one), the vector ops vshr, vbitop, vcmpad, vadd9, vclip, vminabs, ``mov`` from ``$v``/``$vc``,
-vnop, and tracing (``run`` with ``trace`` always interprets).
+Not compiled: ``mov`` with register file 4–7 or 23; calls and returns; the address unit's
+``$r`` loads/stores (so neither the ``$r`` read port a 0x6a or ``bvecmad`` shares with them),
+``$vx`` (ldr d7) and the other address ops; the vector ops vshr, vbitop, vcmpad, vadd9, vclip,
+vminabs, ``mov`` from ``$v``/``$vc``, vnop; tracing (``run`` with ``trace`` always interprets).
 """
 
 from __future__ import annotations
@@ -50,19 +49,13 @@ import numpy as np
 
 from .bundles import bundle_length, slots
 from .compiled_s2v import word_parts
+from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALUE, OTHER_D, OTHER_FILE, OTHER_INDEX,
+                              OTHER_M, OTHER_MI, OTHER_SR, OTHER_UC, OTHER_VALUE, OTHER_X, PORT_V, R_INDEX, R_VALUE,
+                              RM_INDEX, RM_VALUE, SCALAR_COMPILED, SLOTS, V_INDEX, V_VALUE, V_WORD,
+                              compiled_scalar_word)
 
-SCALAR_ADD = frozenset({0x4C, 0x5C, 0x6C, 0x7C})
-SCALAR_SHIFT = frozenset({0x4E, 0x5E, 0x6E, 0x7E})
-# Words whose only effect is the s2v value (compiled_s2v): the bmul datapath's factors-only forms,
-# the unsigned products without $c, bvecmad/bvecmadsel, bvec, vec.
-SCALAR_FACTORS_ONLY = frozenset({0x00, 0x10, 0x20, 0x30, 0x03, 0x13, 0x23, 0x33, 0x06, 0x07, 0x14, 0x15, 0x16,
-                                 0x17, 0x34, 0x35, 0x36, 0x37, 0x04, 0x05, 0x0F, 0x24})
-SCALAR_PRODUCTS_CLEAR = frozenset({0x1F, 0x2F, 0x3F})  # unsigned products that clear the scalar flags
-SCALAR_BMUL = frozenset({0x01, 0x11, 0x21, 0x31, 0x02, 0x12, 0x22, 0x32})  # bmul/bmula: $r, no $c
-SCALAR_VECMS = 0x45
-SCALAR_COMPILED = SCALAR_ADD | SCALAR_SHIFT | SCALAR_FACTORS_ONLY | SCALAR_PRODUCTS_CLEAR | SCALAR_BMUL \
-    | {0x42, 0x4F, 0x65, 0x6A, 0x75, SCALAR_VECMS}
-MOV_TO_V_WORD_FILES = frozenset({0, 1, 2, 3, 18})  # 0x6a into a $v word (18: an alias of word 2)
+__all__ = ["SCALAR_COMPILED", "compiled_word", "decode", "run_compiled", "kernel"]
+
 ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5,
                               0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
 VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
@@ -84,10 +77,9 @@ _kernel = None
 
 
 def compiled_word(word: int, unit: int) -> bool:
-    opcode = word >> 24
-    if unit == 1 and opcode == 0x6A:  # mov $v word from $r only; the other files are interpreted
-        return (word >> 3 & 31) in MOV_TO_V_WORD_FILES
-    return opcode in (ADDRESS_COMPILED, SCALAR_COMPILED, VECTOR_COMPILED, BRANCH_COMPILED)[unit]
+    if unit == 1:
+        return compiled_scalar_word(word)
+    return word >> 24 in (ADDRESS_COMPILED, None, VECTOR_COMPILED, BRANCH_COMPILED)[unit]
 
 
 def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
@@ -120,28 +112,13 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import compiled_s2v, semantics_address, semantics_scalar, semantics_vector
+    from . import compiled_s2v, compiled_scalar, semantics_address, semantics_vector
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
     C_ZERO = (1 << 11) | (1 << 12) | (1 << 14)
     C_ONE = 1 << 15
 
-    @njit(cache=False)
-    def sext(value, bits):
-        value &= (1 << bits) - 1
-        return value - (1 << bits) if value >> (bits - 1) else value
-
-    @njit(cache=False)
-    def full_flags(result, source1, g80):
-        flags = (result >> 31 & 1) | (1 << 1 if result == 0 else 0) | ((result >> 19 & 1) << 2) \
-            | (((result ^ source1) >> 20 & 1) << 3) | ((result >> 20 & 1) << 4) | ((result >> 21 & 1) << 5)
-        if g80:
-            flags |= ((result >> 19 & 1) << 6) | ((result >> 18 & 1) << 7)
-        return flags
-
-    # The interpreter's own truth-table rule, compiled (a plain function of integers).
-    bitop = njit(cache=False)(semantics_scalar.bitop)
     # The interpreter's $a arithmetic (§8.2) and mangled source (§4.3), compiled likewise.
     address_add = njit(cache=False)(semantics_address.address_add)
     short_flag = njit(cache=False)(semantics_address.short_flag)
@@ -150,17 +127,15 @@ def _build():
     readout_shift = njit(cache=False)(semantics_vector.readout_shift)
     VA_MASK = state_module.VA_MASK
     rules = compiled_s2v.build(njit)
-    bmul_result, bmul_rounds, byte_products, component_factors, factor_masks = \
-        rules.bmul_result, rules.bmul_rounds, rules.byte_products, rules.component_factors, rules.factor_masks
-    lerp_mask, pair_mask, scalar_factors, sext8 = rules.lerp_mask, rules.pair_mask, rules.scalar_factors, rules.sext8
+    component_factors, factor_masks, lerp_mask, pair_mask = \
+        rules.component_factors, rules.factor_masks, rules.lerp_mask, rules.pair_mask
+    scalar_factors, sext8, sext = rules.scalar_factors, rules.sext8, rules.sext
     accumulate_one = compiled_s2v.jit_rule(njit, semantics_vector.accumulate_one, sext=rules.sext)
     quad_register = njit(cache=False)(state_module.quad_register)
     reads_s2v = np.zeros(256, dtype=np.int64)
     reads_s2v[list(VECTOR_READS_S2V)] = 1
-    factors_only = np.zeros(128, dtype=np.int64)
-    factors_only[list(SCALAR_FACTORS_ONLY)] = 1
-    bmul_op = np.zeros(128, dtype=np.int64)
-    bmul_op[list(SCALAR_BMUL)] = 1
+    scalar_unit = compiled_scalar.build(njit, rules)
+    UCCFG = state_module.UCCFG
     multiply_form = np.zeros(256, dtype=np.int64)
     multiply_from_va = np.zeros(256, dtype=np.int64)
     multiply_writes_vd = np.zeros(256, dtype=np.int64)
@@ -189,10 +164,10 @@ def _build():
         return (address & 0x1FFF & ~0xF) + i
 
     @njit(cache=False)
-    def run(table, r, v, vc, a, c, l, sr, va, vx, store, flow, g80, loop_rule, exit_delay_slot, budget,
-            uccfg_down):
-        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles];
-        uccfg_down: ``$uccfg`` bit 0 (ties round down), which no compiled op writes."""
+    def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80, loop_rule, exit_delay_slot,
+            budget):
+        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles]."""
+        sp = np.zeros(SLOTS, dtype=np.int64)
         size = table.shape[0]
         new_v = np.zeros(16, dtype=np.int64)
         stores_at = np.zeros(16, dtype=np.int64)
@@ -206,9 +181,8 @@ def _build():
                 break
             length = table[pc, 1]
             aw, sw, vw, bw = table[pc, 2], table[pc, 3], table[pc, 4], table[pc, 5]
+            uccfg_down = uc[UCCFG] & 1  # $uccfg bit 0: the multiply-accumulate ties round down
             # pending writes
-            r_index = -1
-            r_value = 0
             av_index = -1
             vv_index = -1
             vc_index = -1
@@ -216,14 +190,9 @@ def _build():
             ac_index = -1
             ac_mask = 0
             ac_bits = 0
-            sv_index = -1
             va_written = False
-            sv_word = 0
-            sv_value = 0
             aa_index = -1
             aa_value = 0
-            sc_index = -1
-            sc_bits = 0
             bc_index = -1
             bc_bits = 0
             bl_index = -1
@@ -237,65 +206,8 @@ def _build():
             loop_after = 0
             exit_code = 0
             interrupt = 0
-            # scalar
-            op = sw >> 24
-            if factors_only[op]:  # no visible write: its s2v value is below
-                pass
-            elif op == 0x1F or op == 0x2F or op == 0x3F:  # unsigned products: [c] clears the scalar flags
-                if not sw & 4:
-                    sc_index, sc_bits = sw & 3, 0
-            elif op == 0x45:  # vecms: $r[SRC1] >>= 4 (arithmetic), no $c
-                r_index = sw >> 14 & 31
-                r_value = (sext(r[r_index], 32) >> 4) & M32
-            elif bmul_op[op]:  # bmul/bmula (semantics_scalar.bmul): $r, no $c
-                s2 = table[pc, 10] if sw >> 29 & 1 else r[sw >> 9 & 31]
-                signed_result = not sw >> 28 & 1
-                products = byte_products(r[sw >> 14 & 31], s2, sw >> 2 & 1 == 1, sw >> 1 & 1 == 1,
-                                               signed_result, bmul_rounds(sw))
-                r_index, r_value = sw >> 19 & 31, bmul_result(products, signed_result)
-            elif op == 0x6A:  # mov $v[DST] word RFILE from $r[SRC1]; [c] clears the scalar flags
-                rfile = sw >> 3 & 31
-                sv_index, sv_word, sv_value = sw >> 19 & 31, 2 if rfile == 18 else rfile, r[sw >> 14 & 31]
-                if not sw & 4:
-                    sc_index, sc_bits = sw & 3, 0
-            elif op == 0x65:  # mov $r IMM19: D = sext19(IMM19), no flags
-                r_index, r_value = sw >> 19 & 31, sext(sw, 19) & M32
-            elif op == 0x75:  # sethi $r: D = (D & 0xffff) | IMM16 << 16, no flags
-                r_index = sw >> 19 & 31
-                r_value = (r[r_index] & 0xFFFF) | (sw & 0xFFFF) << 16
-            elif op != 0x4F:
-                dst, src1, src2 = sw >> 19 & 31, sw >> 14 & 31, sw >> 9 & 31
-                s1 = r[src1]
-                if op == 0x42:
-                    result = bitop(sw >> 3 & 15, r[src2], s1)
-                    flags = full_flags(result, result, g80) & ~0x09
-                else:
-                    if sw >> 29 & 1:
-                        s2 = sext(sw >> 3, 11) & M32
-                    else:
-                        cv = c[sw >> 3 & 3]
-                        slct = sw >> 5 & 15
-                        if slct == 4:
-                            index = (src2 & ~3) | ((src2 + ((cv >> 4) & 3)) & 3)
-                        else:
-                            index = src2 ^ ((cv >> slct) & 1)
-                        s2 = r[index]
-                    if op & 0x0F == 0x0C:
-                        result = (s1 + s2) & M32
-                    else:
-                        count = sext(s2, 6)
-                        if count == -32:
-                            result = s1
-                        elif count < 0:
-                            result = (s1 << -count) & M32
-                        elif sw >> 28 & 1:
-                            result = s1 >> count
-                        else:
-                            result = (sext(s1, 32) >> count) & M32
-                    flags = full_flags(result, s1, g80)
-                r_index, r_value = dst, result
-                if not sw & 4:
-                    sc_index, sc_bits = sw & 3, flags
+            # scalar (compiled_scalar: its writes in sp)
+            scalar_unit(sw, aw, bw, sp, table[pc, 10], r, v, a, c, l, sr, mi, uc, m, d, xr, g80)
             # address
             if aw != NONE:
                 op = aw >> 24
@@ -323,7 +235,7 @@ def _build():
                     if op == 0xCA:
                         pass
                     elif op & 4:
-                        source = aw >> 14 & 31
+                        source = aw >> 14 & 31 if sp[PORT_V] < 0 else sp[PORT_V]  # the shared port (§2.4)
                         for i in range(16):
                             stores_at[i] = store_offset(vector_address(aw, a_value, stride, i), stride)
                             stores_value[i] = v[source, i]
@@ -347,7 +259,7 @@ def _build():
                         for i in range(16):
                             new_v[i] = store[store_offset(vector_address(aw, address, stride, i), stride)]
                     else:
-                        source = aw >> 14 & 31
+                        source = aw >> 14 & 31 if sp[PORT_V] < 0 else sp[PORT_V]  # the shared port (§2.4)
                         for i in range(16):
                             stores_at[i] = store_offset(vector_address(aw, address, stride, i), stride)
                             stores_value[i] = v[source, i]
@@ -557,13 +469,15 @@ def _build():
                     flow_kind = 2
                     exit_code = bw & 0xFFFF
                     interrupt = bw >> 16 & 1
-            # commit (§2.3 priorities)
-            if r_index >= 0:
-                r[r_index] = r_value
+            # commit (§2.3 priorities: machine.commit)
+            if sp[RM_INDEX] >= 0:  # mov from $v/$a/$c/$l: the lowest $r writer
+                r[sp[RM_INDEX]] = sp[RM_VALUE]
+            if sp[R_INDEX] >= 0:
+                r[sp[R_INDEX]] = sp[R_VALUE]
             r[31] = 0
-            if sv_index >= 0:  # lowest priority in $v: a load or a vector result overwrites it
+            if sp[V_INDEX] >= 0:  # lowest priority in $v: a load or a vector result overwrites it
                 for k in range(4):
-                    v[sv_index, 4 * sv_word + k] = sv_value >> (8 * k) & 0xFF
+                    v[sp[V_INDEX], 4 * sp[V_WORD] + k] = sp[V_VALUE] >> (8 * k) & 0xFF
             if av_index >= 0:
                 for i in range(16):
                     v[av_index, i] = new_v[i]
@@ -577,15 +491,33 @@ def _build():
                 vc[vc_index] = vc_value
             if aa_index >= 0:
                 a[aa_index] = aa_value
+            if sp[A_INDEX] >= 0:  # the scalar mov wins over the address unit
+                a[sp[A_INDEX]] = sp[A_VALUE]
             if ac_index >= 0:
                 c[ac_index] = (((c[ac_index] & ~ac_mask) | (ac_bits & ac_mask)) & ~C_ZERO) | C_ONE
-            if sc_index >= 0:
-                c[sc_index] = (((c[sc_index] & ~0xFF) | (sc_bits & 0xFF)) & ~C_ZERO) | C_ONE
+            if sp[C_INDEX] >= 0:
+                index = sp[C_INDEX]
+                c[index] = (((c[index] & ~0xFF) | (sp[C_BITS] & 0xFF)) & ~C_ZERO) | C_ONE
             if bc_index >= 0:
                 mask = 1 << 13
                 c[bc_index] = (((c[bc_index] & ~mask) | (bc_bits & mask)) & ~C_ZERO) | C_ONE
+            if sp[L_INDEX] >= 0:  # the scalar mov loses to the branch unit
+                l[sp[L_INDEX]] = sp[L_VALUE]
             if bl_index >= 0:
                 l[bl_index] = bl_value
+            other = sp[OTHER_FILE]
+            if other == OTHER_SR:
+                sr[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
+            elif other == OTHER_MI:
+                mi[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
+            elif other == OTHER_UC:
+                uc[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
+            elif other == OTHER_M:
+                m[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
+            elif other == OTHER_D:
+                d[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
+            elif other == OTHER_X:
+                xr[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
             for i in range(store_count):
                 store[stores_at[i]] = stores_value[i] & 0xFF
             sr[30] = (sr[30] + 1) & M32
@@ -638,12 +570,15 @@ def _arrays(machine):
             np.array(state.vc, dtype=np.int64), np.array(state.a, dtype=np.int64),
             np.array(state.c, dtype=np.int64), np.array(state.l, dtype=np.int64),
             np.array(state.sr, dtype=np.int64), np.array(state.va, dtype=np.int64),
-            np.array(state.vx, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
+            np.array(state.vx, dtype=np.int64), np.array(state.mi, dtype=np.int64),
+            np.array(state.uc, dtype=np.int64), np.array(state.m, dtype=np.int64), np.array(state.d, dtype=np.int64),
+            np.array(state.x, dtype=np.int64), np.frombuffer(bytes(machine.store.data), dtype=np.uint8).astype(np.int64))
 
 
 def _write_back(machine, arrays) -> None:
-    r, v, vc, a, c, l, sr, va, _vx, store = arrays
+    r, v, vc, a, c, l, sr, va, _vx, mi, uc, m, d, x, store = arrays
     state = machine.state
+    state.mi, state.uc, state.m, state.d, state.x = mi.tolist(), uc.tolist(), m.tolist(), d.tolist(), x.tolist()
     state.r = r.tolist()
     state.v = [row for row in v.tolist()]
     state.vc, state.a, state.c, state.l, state.sr = vc.tolist(), a.tolist(), c.tolist(), l.tolist(), sr.tolist()
@@ -655,7 +590,6 @@ def run_compiled(machine, max_bundles: int = 1_000_000):
     """``machine.run(max_bundles)`` with compiled bundles where they apply (module docstring);
     the same result, state, data store and errors."""
     from .machine import BundleLimit, RunResult
-    from .state import UCCFG
     compiled = getattr(machine, "_compiled_program", None)
     if compiled is None or not compiled.fits(machine):
         compiled = machine._compiled_program = CompiledProgram(machine)
@@ -675,7 +609,7 @@ def run_compiled(machine, max_bundles: int = 1_000_000):
                          int(machine.interrupt), machine.bundles], dtype=np.int64)
         arrays = _arrays(machine)
         executed = run(compiled.table, *arrays, flow, machine.state.g80, loop_rule,
-                       bool(machine.exit_delay_slot), left, machine.state.uc[UCCFG] & 1)
+                       bool(machine.exit_delay_slot), left)
         if executed:
             _write_back(machine, arrays)
             machine.pc = int(flow[0])

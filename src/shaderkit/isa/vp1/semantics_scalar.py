@@ -135,17 +135,50 @@ def byte_operand2(state, word: int) -> int:
     return mangled_source2(state, word)
 
 
-def byte_op(state, word: int, pending, per_byte) -> None:
-    """Apply ``per_byte(a, b, signed)`` to the four byte pairs; the result byte is clipped to the
-    signedness's range by ``per_byte`` itself. ``[c]`` is written as 0 (§5.1)."""
-    signed = not is_unsigned(word)
-    s1 = state.r[SRC1(word)]
-    s2 = byte_operand2(state, word)
-    convert = sext8 if signed else (lambda value: value & 0xFF)
-    result = from_bytes(per_byte(convert(byte(s1, i)), convert(byte(s2, i)), signed) for i in range(4))
+def byte_op(state, word: int, pending, kind: int) -> None:
+    """Apply byte rule ``kind`` (:func:`byte_lane`) to the four byte pairs. ``[c]`` is written
+    as 0 (§5.1)."""
+    result = byte_lanes(kind, state.r[SRC1(word)], byte_operand2(state, word), not is_unsigned(word))
     set_r(pending, DST(word), result)
     write_flags(word, pending, 0)
     no_factors(pending)
+
+
+# byte_lanes, byte_lane, the 32-bit value rules and shift32 are plain functions of integers, so
+# the compiled loop (compiled_scalar.py) runs these very rules through Numba.
+
+BYTE_MIN, BYTE_MAX, BYTE_ABS, BYTE_NEG, BYTE_ADD, BYTE_SUB, BYTE_SHIFT = range(7)
+
+
+def byte_lanes(kind: int, s1: int, s2: int, signed: bool) -> int:
+    """Byte rule ``kind`` on the four byte pairs of ``s1``, ``s2`` (sext8 each when ``signed``)."""
+    result = 0
+    for i in range(4):
+        a, b = byte(s1, i), byte(s2, i)
+        if signed:
+            a, b = sext8(a), sext8(b)
+        result |= (byte_lane(kind, a, b, signed) & 0xFF) << (8 * i)
+    return result
+
+
+def byte_lane(kind: int, a: int, b: int, signed: bool) -> int:
+    """One byte of a byte op: min, max (not clipped: they stay in range), abs, neg, add, sub
+    clipped to the signedness's range; shift (:func:`shift_byte`) not clipped."""
+    if kind == BYTE_MIN:
+        return min(a, b)
+    if kind == BYTE_MAX:
+        return max(a, b)
+    if kind == BYTE_SHIFT:
+        return shift_byte(a, b)
+    if kind == BYTE_ABS:
+        value = abs(a)
+    elif kind == BYTE_NEG:
+        value = -a
+    elif kind == BYTE_ADD:
+        value = a + b
+    else:
+        value = a - b
+    return clip_byte(value, signed)
 
 
 def clip_byte(value: int, signed: bool) -> int:
@@ -154,32 +187,32 @@ def clip_byte(value: int, signed: bool) -> int:
 
 def bmin(state, word, pending):
     """Per-byte minimum."""
-    byte_op(state, word, pending, lambda a, b, signed: min(a, b))
+    byte_op(state, word, pending, BYTE_MIN)
 
 
 def bmax(state, word, pending):
     """Per-byte maximum."""
-    byte_op(state, word, pending, lambda a, b, signed: max(a, b))
+    byte_op(state, word, pending, BYTE_MAX)
 
 
 def babs(state, word, pending):
     """Per-byte absolute value of source 1, clipped."""
-    byte_op(state, word, pending, lambda a, b, signed: clip_byte(abs(a), signed))
+    byte_op(state, word, pending, BYTE_ABS)
 
 
 def bneg(state, word, pending):
     """Per-byte negation of source 1, clipped."""
-    byte_op(state, word, pending, lambda a, b, signed: clip_byte(-a, signed))
+    byte_op(state, word, pending, BYTE_NEG)
 
 
 def badd(state, word, pending):
     """Per-byte add, clipped."""
-    byte_op(state, word, pending, lambda a, b, signed: clip_byte(a + b, signed))
+    byte_op(state, word, pending, BYTE_ADD)
 
 
 def bsub(state, word, pending):
     """Per-byte subtract, clipped."""
-    byte_op(state, word, pending, lambda a, b, signed: clip_byte(a - b, signed))
+    byte_op(state, word, pending, BYTE_SUB)
 
 
 def shift_byte(value: int, amount: int) -> int:
@@ -192,30 +225,42 @@ def shift_byte(value: int, amount: int) -> int:
 def bshr(state, word, pending):
     """Per-byte shift by sext4 of the source-2 byte (negative = left), arithmetic for ``s``
     (the documentation's ``bsar``), logical for ``u``; not clipped."""
-    byte_op(state, word, pending, lambda a, b, signed: shift_byte(a, b))
+    byte_op(state, word, pending, BYTE_SHIFT)
 
 
-def byte_logic(state, word, pending, combine) -> None:
+def byte_logic(state, word, pending, kind: int) -> None:
     """``band``/``bor``/``bxor`` with BIMM: envydis shows no ``$c`` operand, yet bits 0–2 < 4
     clear the scalar flags of ``$c[bits 0–1]`` (§5.1, §12.6)."""
-    set_r(pending, DST(word), combine(state.r[SRC1(word)], replicate(BIMM(word))))
+    set_r(pending, DST(word), logic_value(kind, state.r[SRC1(word)], replicate(BIMM(word))))
     write_flags(word, pending, 0)
     no_factors(pending)
 
 
+LOGIC_AND, LOGIC_OR, LOGIC_XOR = range(3)
+
+
+def logic_value(kind: int, a: int, b: int) -> int:
+    """``a`` and / or / xor ``b``, 32 bits."""
+    if kind == LOGIC_AND:
+        return a & b & MASK32
+    if kind == LOGIC_OR:
+        return (a | b) & MASK32
+    return (a ^ b) & MASK32
+
+
 def band(state, word, pending):
     """Per-byte and with BIMM."""
-    byte_logic(state, word, pending, lambda a, b: a & b)
+    byte_logic(state, word, pending, LOGIC_AND)
 
 
 def bor(state, word, pending):
     """Per-byte or with BIMM."""
-    byte_logic(state, word, pending, lambda a, b: a | b)
+    byte_logic(state, word, pending, LOGIC_OR)
 
 
 def bxor(state, word, pending):
     """Per-byte xor with BIMM."""
-    byte_logic(state, word, pending, lambda a, b: a ^ b)
+    byte_logic(state, word, pending, LOGIC_XOR)
 
 
 # --- the byte multiply datapath, §5.1, §5.5, §6.1 --------------------------------------------
@@ -425,48 +470,75 @@ def operand2(state, word: int) -> int:
     return mangled_source2(state, word)
 
 
-def arithmetic(state, word, pending, compute, flags_source=None) -> None:
-    """A 32-bit op with full flags: ``compute(s1, s2)`` gives the result."""
+def arithmetic(state, word, pending, kind: int) -> None:
+    """A 32-bit op with full flags: :func:`arithmetic_value` of ``kind`` gives the result."""
     s1 = state.r[SRC1(word)]
-    result = compute(s1, operand2(state, word)) & MASK32
+    result, flags = arithmetic_value(kind, s1, operand2(state, word), not is_unsigned(word), state.g80)
     set_r(pending, DST(word), result)
-    write_flags(word, pending, full_flags(result, s1 if flags_source is None else flags_source, state.g80))
+    write_flags(word, pending, flags)
     plain_factors(state, word, pending)
+
+
+ARITH_MUL, ARITH_MIN, ARITH_MAX, ARITH_ABS, ARITH_NEG, ARITH_ADD, ARITH_SUB, ARITH_SHIFT = range(8)
+
+
+def arithmetic_value(kind: int, a: int, b: int, arithmetic_shift: bool, g80: bool) -> tuple[int, int]:
+    """(result, full flags) of 32-bit op ``kind`` on S1 = ``a``, S2 = ``b``; the flags compare
+    bit 20 against S1, for ``neg`` against 0 (§12.3)."""
+    flags_source = a
+    if kind == ARITH_MUL:
+        result = sext(a, 16) * sext(b, 16)
+    elif kind == ARITH_MIN:
+        result = min(sext(a, 32), sext(b, 32))
+    elif kind == ARITH_MAX:
+        result = max(sext(a, 32), sext(b, 32))
+    elif kind == ARITH_ABS:
+        result = abs(sext(a, 32))
+    elif kind == ARITH_NEG:
+        result, flags_source = -a, 0
+    elif kind == ARITH_ADD:
+        result = a + b
+    elif kind == ARITH_SUB:
+        result = a - b
+    else:
+        result = shift32(a, b, arithmetic_shift)
+    result &= MASK32
+    return result, full_flags(result, flags_source, g80)
 
 
 def mul(state, word, pending):
     """``sext16(S1) · sext16(S2)``, low 32 bits; full flags."""
-    arithmetic(state, word, pending, lambda a, b: sext(a, 16) * sext(b, 16))
+    arithmetic(state, word, pending, ARITH_MUL)
 
 
 def smin(state, word, pending):
     """Signed 32-bit minimum; full flags."""
-    arithmetic(state, word, pending, lambda a, b: min(sext(a, 32), sext(b, 32)))
+    arithmetic(state, word, pending, ARITH_MIN)
 
 
 def smax(state, word, pending):
     """Signed 32-bit maximum; full flags."""
-    arithmetic(state, word, pending, lambda a, b: max(sext(a, 32), sext(b, 32)))
+    arithmetic(state, word, pending, ARITH_MAX)
 
 
 def sabs(state, word, pending):
     """Absolute value; full flags."""
-    arithmetic(state, word, pending, lambda a, b: abs(sext(a, 32)))
+    arithmetic(state, word, pending, ARITH_ABS)
 
 
 def neg(state, word, pending):
     """``-S1``; full flags, but flag 3 (bit 20 changed) compares against 0, not S1 (§12.3)."""
-    arithmetic(state, word, pending, lambda a, b: -a, flags_source=0)
+    arithmetic(state, word, pending, ARITH_NEG)
 
 
 def add(state, word, pending):
     """32-bit add; full flags."""
-    arithmetic(state, word, pending, lambda a, b: a + b)
+    arithmetic(state, word, pending, ARITH_ADD)
 
 
 def sub(state, word, pending):
     """32-bit subtract; full flags."""
-    arithmetic(state, word, pending, lambda a, b: a - b)
+    arithmetic(state, word, pending, ARITH_SUB)
 
 
 def shift32(value: int, amount: int, arithmetic_shift: bool) -> int:
@@ -482,8 +554,7 @@ def shift32(value: int, amount: int, arithmetic_shift: bool) -> int:
 def shift(state, word, pending):
     """``sar`` (bit 28 = 0, arithmetic) / ``shr`` (bit 28 = 1, logical) by sext6 of source 2
     (negative = left); full flags."""
-    arithmetic_shift = not is_unsigned(word)
-    arithmetic(state, word, pending, lambda a, b: shift32(a, b, arithmetic_shift))
+    arithmetic(state, word, pending, ARITH_SHIFT)
 
 
 def logic(state, word, pending, result: int) -> None:
@@ -499,17 +570,17 @@ def scalar_bitop(state, word, pending):
 
 def and_imm(state, word, pending):
     """S1 and the sign-extended IMM; partial flags."""
-    logic(state, word, pending, state.r[SRC1(word)] & IMM.value(IMM.read(word)) & MASK32)
+    logic(state, word, pending, logic_value(LOGIC_AND, state.r[SRC1(word)], IMM.value(IMM.read(word))))
 
 
 def xor_imm(state, word, pending):
     """S1 xor the sign-extended IMM; partial flags."""
-    logic(state, word, pending, (state.r[SRC1(word)] ^ IMM.value(IMM.read(word))) & MASK32)
+    logic(state, word, pending, logic_value(LOGIC_XOR, state.r[SRC1(word)], IMM.value(IMM.read(word))))
 
 
 def or_imm(state, word, pending):
     """S1 or the sign-extended IMM; partial flags."""
-    logic(state, word, pending, (state.r[SRC1(word)] | IMM.value(IMM.read(word))) & MASK32)
+    logic(state, word, pending, logic_value(LOGIC_OR, state.r[SRC1(word)], IMM.value(IMM.read(word))))
 
 
 def mov_imm(state, word, pending):
