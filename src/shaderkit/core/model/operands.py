@@ -303,7 +303,12 @@ class SubTable(Binding):
     def _read_cases(self, text: str, context: ParseContext, description) -> dict[str, int]:
         shaped: list[SourceError] = []  # from cases with literal text, which the text has
         errors: list[SourceError] = []
+        several = len(self.readable) > 1
         for row in self.readable:
+            if several and row.token.single_slot is not None and not description.token_regex(row.token).match(text):
+                # Not this case's shape: only the shaped cases' errors are reported when there are
+                # several, so skip reading it (a register file's "did you mean" is costly).
+                continue
             try:
                 fields = description.read_token(row.token, text, context)
             except SourceError as error:
