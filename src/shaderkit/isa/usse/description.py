@@ -1,59 +1,45 @@
 """USSE's description in core's model: every form of :mod:`.encoding` with its own fields (the
 names of spec §10), decoded in table order (:data:`~shaderkit.core.model.FIRST_MATCH`, as Vita3K
-decodes), in two readings:
+decodes), its text declared by the form modules (:mod:`.forms_vector`, …) through
+:mod:`.syntax`. A form without a declaration of its own (its semantics are unknown, §9) prints
+as its lower-case name and its non-zero raw fields (``sop2 count=0x3, cop=0x1``).
 
-* :func:`fields_reading` — every word a form's fixed bits match is that form, whatever its free
-  bits hold (bits no field covers are reported as ``Instruction.unknown_bits``): what
-  ``decode`` gives for the spec's form and raw fields;
-* :func:`listing` — what a listing may print as an instruction: only a word whose text assembles
-  back to that word; any other is a ``.word`` data item whose note holds the text.
+Every word a form's fixed bits match decodes as that form: fields the text does not show yet and
+the pattern's free bits print as trailing ``name=value`` operands, so its text reads back as the
+same words. Two readings:
+
+* :func:`fields_reading` — reports bits as ``Instruction.unknown_bits`` instead of refusing;
+* :func:`listing` — what a listing prints: only a word whose text assembles back to that word
+  is an instruction; any other is a ``.word`` data item whose note holds the text.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from ...core.model import FIRST_MATCH, Annotate, AsData, Description, Immediate, Operand, bit_pattern, field, form
+from ...core.model import FIRST_MATCH, Annotate, AsData, Description
+from . import forms_vector
 from .encoding import VEC34_FORMS, form_fields
+from .syntax import FormSyntax
 
-RAW_NUMBER = Immediate(radix=16)
-# A form's free bits that no field names (its pattern's "-"), kept in the text where they stand
-# (``unused=0x40000000000000``) so that every word a form matches reads back as itself; the
-# name's "_" keeps them out of an instruction's fields.
-UNUSED = "_unused"
-
-
-def raw_template(name: str, fields: dict[str, str]) -> str:
-    """The text of a form printed as its raw fields: ``name field=value ...`` (the spelling of
-    forms whose semantics the public knowledge does not give)."""
-    return " ".join([name.lower(), *(f"{field_name}={{{field_name}}}" for field_name in fields)])
+# Form name -> the declaration of its syntax (a generator of forms, given a FormSyntax).
+DECLARED = {"VMAD2": forms_vector.vmad2, "V32NMAD": forms_vector.v32nmad, "V16NMAD": forms_vector.v16nmad,
+            "VMAD": forms_vector.vmad, "VDP": forms_vector.vdp, "VCOMP": forms_vector.vcomp}
 
 
-def unused_bits(pattern: str, fields: dict[str, str]) -> str:
-    """The layout of the bits of ``pattern`` that are neither fixed nor in a field ('' if none)."""
-    mask, _ = bit_pattern(pattern)
-    for layout in fields.values():
-        mask |= field(layout).mask
-    free = [63 - index for index in range(64) if not mask >> (63 - index) & 1]
-    return ",".join(str(bit) for bit in free)
+def raw_form(syntax: FormSyntax):
+    yield syntax.build(syntax.name.lower())
 
 
-def forms():
+@cache
+def declarations() -> tuple[list, dict]:
+    """Every form in decoding order, and the operand bindings they name."""
+    forms, operands = [], {}
     for name, pattern, layout in VEC34_FORMS:
-        fields = form_fields(layout)
-        template = raw_template(name, fields)
-        unused = unused_bits(pattern, fields)
-        if unused:
-            fields[UNUSED] = field(unused, in_place=True)
-            template += f" {{{UNUSED}?}}"
-        yield form(template, name=name, pattern=bit_pattern(pattern), fields=fields)
-
-
-def operands(described_forms) -> dict[str, Operand]:
-    """One raw-number operand per field name any form has (each reads its form's field)."""
-    names = dict.fromkeys(name for declared in described_forms for name, _ in declared.fields if name != UNUSED)
-    return {**{name: Operand(name, RAW_NUMBER) for name in names},
-            UNUSED: Operand(UNUSED, Immediate(prefix="unused=", radix=16))}
+        syntax = FormSyntax(name, pattern, form_fields(layout))
+        forms.extend(DECLARED.get(name, raw_form)(syntax))
+        operands.update(syntax.operands)
+    return forms, operands
 
 
 def describe_unknown(value: int) -> str:
@@ -64,9 +50,9 @@ def describe_unknown(value: int) -> str:
 
 
 def _description(policy) -> Description:
-    described = list(forms())
+    forms, operands = declarations()
     return Description("usse", word_bits=32, words_per_instruction=2, first_word_most_significant=False,
-                       fields={}, operands=operands(described), forms=described, order=FIRST_MATCH,
+                       fields={}, operands=operands, forms=forms, order=FIRST_MATCH, operand_separator=r"\s*,\s*",
                        unknown_bits=policy, describe_unknown=describe_unknown)
 
 
