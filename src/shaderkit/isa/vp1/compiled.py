@@ -34,10 +34,14 @@ Compiled operations (a subset; all others run in the interpreter):
   ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v), and the s2v readers beside any
   compiled scalar word: ``vmad2`` (84 85 95), ``vmac2`` (86 87 96 97 a6 a7), the lerp family
   ``vlrp2``/``vlrp4a``/``vlrpf``/``vlrp4b`` (b3–b7; b6/b7 read ``$vx``);
-* branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``bnop`` (ef),
-  ``mov $l`` (f0), ``exit`` (ff).
+* branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``call`` and its
+  loop/not forms (e4–e7), ``ret`` (e8), ``abra`` (ea), ``bnop`` (ef), ``mov $l`` (f0), ``exit``
+  (ff), under the machine's options as ``Vp1Machine.step`` applies them (``loop_taken``,
+  ``exit_delay_slot``, ``return_stack_depth``, ``ret_delay_slot``; a call's delay slot pushes
+  the return address and sets ``$uc0``). A call on a full return stack and a ``ret`` on an
+  empty one leave their bundle to the interpreter, which raises its error.
 
-Not compiled: ``mov`` with register file 4–7 or 23; calls and returns; the address unit's
+Not compiled: ``mov`` with register file 4–7 or 23; the undocumented branch opcodes; the address unit's
 ``$r`` loads/stores (so neither the ``$r`` read port a 0x6a or ``bvecmad`` shares with them),
 ``$vx`` (ldr d7) and the other address ops; the vector ops vshr, vbitop, vcmpad, vadd9, vclip,
 vminabs, ``mov`` from ``$v``/``$vc``, vnop; tracing (``run`` with ``trace`` always interprets).
@@ -69,7 +73,7 @@ VECTOR_LERP = frozenset({0xB3, 0xB4, 0xB5, 0xB6, 0xB7})
 VECTOR_READS_S2V = VECTOR_MAD2 | VECTOR_MAC2 | VECTOR_LERP
 VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | VECTOR_MULTIPLY \
     | VECTOR_READS_S2V | {0x90, 0x9B, 0xAD}
-BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xFF})
+BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xEA, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
 
@@ -112,7 +116,7 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import compiled_s2v, compiled_scalar, semantics_address, semantics_vector
+    from . import compiled_s2v, compiled_scalar, semantics_address, semantics_branch, semantics_vector
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
@@ -125,6 +129,7 @@ def _build():
     mangled_index = njit(cache=False)(state_module.mangled_index)
     # The multiply-accumulate datapath's readout shift (§7.2), compiled likewise.
     readout_shift = njit(cache=False)(semantics_vector.readout_shift)
+    loop_step = njit(cache=False)(semantics_branch.loop_step)  # the $l update (§9)
     VA_MASK = state_module.VA_MASK
     rules = compiled_s2v.build(njit)
     component_factors, factor_masks, lerp_mask, pair_mask = \
@@ -165,8 +170,10 @@ def _build():
 
     @njit(cache=False)
     def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80, loop_rule, exit_delay_slot,
-            budget):
-        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles]."""
+            budget, stack, ret_delay_slot):
+        """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles,
+        redirect_is_call, return stack entries]; ``stack``: the return stack (its size is
+        the machine's return_stack_depth)."""
         sp = np.zeros(SLOTS, dtype=np.int64)
         size = table.shape[0]
         new_v = np.zeros(16, dtype=np.int64)
@@ -181,6 +188,11 @@ def _build():
                 break
             length = table[pc, 1]
             aw, sw, vw, bw = table[pc, 2], table[pc, 3], table[pc, 4], table[pc, 5]
+            pushes = flow[1] != NONE and flow[7] == 1
+            if pushes and flow[8] >= stack.shape[0]:
+                break  # a call with the return stack full: the interpreter raises its error
+            if bw != NONE and bw >> 24 == 0xE8 and flow[8] + (1 if pushes else 0) == 0:
+                break  # a ret with the return stack empty: likewise
             uccfg_down = uc[UCCFG] & 1  # $uccfg bit 0: the multiply-accumulate ties round down
             # pending writes
             av_index = -1
@@ -198,7 +210,7 @@ def _build():
             bl_index = -1
             bl_value = 0
             store_count = 0
-            flow_kind = 0  # 0 none, 1 jump, 2 exit
+            flow_kind = 0  # 0 none, 1 jump, 2 exit, 3 call, 4 ret
             condition = False
             target = 0
             has_loop = False
@@ -442,13 +454,10 @@ def _build():
             # branch
             if bw != NONE:
                 op = bw >> 24
-                if op >= 0xE0 and op <= 0xE3:  # bra, bra loop, and their "not" forms (bit 1)
+                if op >= 0xE0 and op <= 0xE7:  # bra/call (bit 2), loop (bit 0), "not" (bit 1)
                     cond, slct = bw >> 3 & 3, bw >> 5 & 15
                     if op & 1:
-                        value = l[cond]
-                        loop_before = value & 0xFF
-                        value = value - 1 if loop_before else value | value >> 8
-                        loop_after = value & 0xFF
+                        value, loop_before, loop_after = loop_step(l[cond])
                         has_loop = True
                         bl_index, bl_value = bw & 3, value
                         if not bw & 4:
@@ -456,9 +465,15 @@ def _build():
                             bc_bits = (1 << 13) if loop_after == 0 else 0
                     elif not bw & 4:
                         bc_index, bc_bits = bw & 3, 1 << 13
-                    flow_kind = 1
+                    flow_kind = 3 if op & 4 else 1
                     condition = (c[cond] >> slct & 1) == (0 if op & 2 else 1)
                     target = sext(bw >> 9, 15) * 4 + (pc & ~3)
+                elif op == 0xE8:  # ret [c]
+                    flow_kind = 4
+                    if not bw & 4:
+                        bc_index, bc_bits = bw & 3, 1 << 13
+                elif op == 0xEA:  # abra ABS: to word bits 0–15 × 4, no $c
+                    flow_kind, condition, target = 1, True, (bw & 0xFFFF) * 4
                 elif op == 0xF0:
                     index = bw >> 19 & 3
                     value = bw & 0xFFFF
@@ -521,7 +536,7 @@ def _build():
             for i in range(store_count):
                 store[stores_at[i]] = stores_value[i] & 0xFF
             sr[30] = (sr[30] + 1) & M32
-            # control flow (Vp1Machine.step and _flow)
+            # control flow (Vp1Machine.step, _flow and _push_return)
             executed += 1
             flow[6] += 1
             next_pc = pc + length
@@ -529,6 +544,10 @@ def _build():
                 flow[3] = 1
             if flow[1] != NONE:
                 next_pc = flow[1]
+                if flow[7]:  # a call's delay slot: push the return address (room checked above)
+                    stack[flow[8]] = pc + length
+                    flow[8] += 1
+                    uc[0] = pc + length
                 flow[1] = NONE
             if flow_kind == 2:
                 flow[4], flow[5] = exit_code, interrupt
@@ -536,7 +555,7 @@ def _build():
                     flow[2] = 1
                 else:
                     flow[3] = 1
-            elif flow_kind == 1:
+            elif flow_kind == 1 or flow_kind == 3:
                 if condition:
                     taken = True
                     if has_loop:
@@ -545,7 +564,13 @@ def _build():
                         elif loop_rule == 1:
                             taken = loop_after != 0
                     if taken:
-                        flow[1] = target
+                        flow[1], flow[7] = target, 1 if flow_kind == 3 else 0
+            elif flow_kind == 4:  # ret (a non-empty stack, checked above)
+                flow[8] -= 1
+                if ret_delay_slot:
+                    flow[1], flow[7] = stack[flow[8]], 0
+                else:
+                    next_pc = stack[flow[8]]
             flow[0] = next_pc
         return executed
 
@@ -601,21 +626,23 @@ def run_compiled(machine, max_bundles: int = 1_000_000):
         if left <= 0:  # as Vp1Machine.run says it
             raise BundleLimit(f"stopped after {max_bundles:,} bundles without exit (at word {machine.pc:#x}); "
                               "raise --max-bundles if the program needs more")
-        if machine.redirect_is_call:  # a call's delay slot: the interpreter pushes the return
-            machine.step()
-            continue
         flow = np.array([machine.pc, NONE if machine.redirect is None else machine.redirect,
                          int(machine.stop_after_next), int(machine.exited), machine.exit_code,
-                         int(machine.interrupt), machine.bundles], dtype=np.int64)
+                         int(machine.interrupt), machine.bundles, int(machine.redirect_is_call),
+                         len(machine.return_stack)], dtype=np.int64)
+        stack = np.zeros(machine.return_stack_depth, dtype=np.int64)
+        stack[:len(machine.return_stack)] = machine.return_stack
         arrays = _arrays(machine)
         executed = run(compiled.table, *arrays, flow, machine.state.g80, loop_rule,
-                       bool(machine.exit_delay_slot), left)
+                       bool(machine.exit_delay_slot), left, stack, bool(machine.ret_delay_slot))
         if executed:
             _write_back(machine, arrays)
             machine.pc = int(flow[0])
             machine.redirect = None if flow[1] == NONE else int(flow[1])
             machine.stop_after_next, machine.exited = bool(flow[2]), bool(flow[3])
             machine.exit_code, machine.interrupt, machine.bundles = int(flow[4]), bool(flow[5]), int(flow[6])
+            machine.redirect_is_call = bool(flow[7])
+            machine.return_stack = stack[:flow[8]].tolist()
         if not machine.exited and machine.bundles - start < max_bundles:
             machine.step()  # a bundle the compiled loop leaves to the interpreter
     return RunResult(machine.bundles - start, machine.exit_code, machine.interrupt, machine.pc)

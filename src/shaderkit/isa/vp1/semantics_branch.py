@@ -68,12 +68,18 @@ def step_loop(state, word: int, pending) -> tuple[int, int]:
     """The loop register update (§9): ``v = $l[bits 3–4]``; a non-zero counter byte counts down,
     a zero one reloads from the high byte; ``$l[bits 0–1] = v`` and ``[c]`` bit 13 = counter
     now zero. Returns the counter byte before and after."""
-    value = state.l[COND(word)]
+    value, before, after = loop_step(state.l[COND(word)])
+    pending.branch_l = (word & 3, value)
+    set_loop_flag(word, pending, after == 0)
+    return before, after
+
+
+def loop_step(value: int) -> tuple[int, int, int]:
+    """One loop register update (a plain integer rule, which the compiled loop runs too): the
+    new ``$l`` value and the counter byte before and after."""
     before = value & 0xFF
     value = value - 1 if before else value | value >> 8
-    pending.branch_l = (word & 3, value)
-    set_loop_flag(word, pending, value & 0xFF == 0)
-    return before, value & 0xFF
+    return value, before, value & 0xFF
 
 
 def conditional(state, word: int, pending, address: int, kind: str, negate: bool) -> None:
