@@ -24,10 +24,14 @@ Compiled operations (a subset; all others run in the interpreter):
 * the s2v path (§6, :mod:`.compiled_s2v`): the factors and ``$vc`` selection every compiled
   scalar word (or the machine's empty scalar word) hands the vector unit, computed only where the
   bundle's vector op reads them;
-* address: ``ldavh``/``ldavv`` (c0 c1 d0 d1) and ``stavh``/``stavv`` (c4 c5 d4 d5) with their
-  post-increment (mangled ``$a`` or IMM) and short flag, ``aadd`` (ca), ``setlo``/``sethi``
-  (cc/cd), ``ldvh``/``ldvv`` (d8/d9), ``stvh``/``stvv`` (dc/dd), ``anop`` (df); the ``$a``
-  arithmetic is the interpreter's ``address_add``/``short_flag``/``mangled_index``, compiled;
+* address (:mod:`.compiled_address`): every address opcode but the DMA words (c3 c7 ce cf) and
+  db, which the interpreter refuses — vector loads/stores (``ldav``/``stav`` with their
+  post-increment and short flag, ``ldv``/``stv`` at ``addr | UIMM``), the ``$r`` loads/stores
+  (``ldas``/``stas`` c2 c6 d2 d6, ``lds``/``sts`` da de), ``ldax`` (c8 c9: ``$vx``), ``ldr``/``star``
+  (d7), the ``$a`` arithmetic (``aadd`` ca, 32-bit ``add`` cb, ``bitop`` d3, ``setlo``/``sethi``
+  cc cd) and ``anop`` (df); with the read ports it shares with the scalar unit (§2.4: a 0x6a or
+  ``bvecmad``/``bvecmadsel`` beside a ``$r`` store, a 0x6b from ``$v`` beside a ``$v`` store or
+  d7), which only a bundle with a scalar word of its own has;
 * vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
   and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
   ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``),
@@ -41,10 +45,11 @@ Compiled operations (a subset; all others run in the interpreter):
   the return address and sets ``$uc0``). A call on a full return stack and a ``ret`` on an
   empty one leave their bundle to the interpreter, which raises its error.
 
-Not compiled: ``mov`` with register file 4–7 or 23; the undocumented branch opcodes; the address unit's
-``$r`` loads/stores (so neither the ``$r`` read port a 0x6a or ``bvecmad`` shares with them),
-``$vx`` (ldr d7) and the other address ops; the vector ops vshr, vbitop, vcmpad, vadd9, vclip,
-vminabs, ``mov`` from ``$v``/``$vc``, vnop; tracing (``run`` with ``trace`` always interprets).
+Not compiled (the interpreter runs the bundle, and raises its errors): ``mov`` with register
+file 4–7 or 23, the DMA words and db, the undocumented branch opcodes (all refused by the
+interpreter); the vector ops vshr (8e 9e ae be), vbitop (94), vcmpad (8f), vadd9 (9f), vclip
+(a4), vminabs (a5), ``mov`` from ``$v``/``$vc`` (ba bb) and vnop (bf); tracing (``run`` with
+``trace`` always interprets).
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ from __future__ import annotations
 import numpy as np
 
 from .bundles import bundle_length, slots
+from .compiled_address import (AA_INDEX, AA_VALUE, AC_BITS, AC_INDEX, AC_MASK, ADDRESS_COMPILED, AR_INDEX, AR_VALUE,
+                               AV_INDEX, AVX, STORE_COUNT)
+from .compiled_address import SLOTS as ADDRESS_SLOTS
 from .compiled_s2v import word_parts
 from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALUE, OTHER_D, OTHER_FILE, OTHER_INDEX,
                               OTHER_M, OTHER_MI, OTHER_SR, OTHER_UC, OTHER_VALUE, OTHER_X, PORT_V, R_INDEX, R_VALUE,
@@ -60,8 +68,6 @@ from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALU
 
 __all__ = ["SCALAR_COMPILED", "compiled_word", "decode", "run_compiled", "kernel"]
 
-ADDRESS_COMPILED = frozenset({0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5,
-                              0xD8, 0xD9, 0xDC, 0xDD, 0xDF})
 VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
 VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
 VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
@@ -89,20 +95,22 @@ def compiled_word(word: int, unit: int) -> bool:
 def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
     """Per word address: [compiled?, length, A, S, V, B] (NONE for an empty slot; S is the
     empty scalar word where the bundle has none), then the word-only parts of S's s2v value
-    (:func:`.compiled_s2v.word_parts`: emits?, vcidx, vcflag, vcxfrm, immediate)."""
-    table = np.full((len(program), 11), NONE, dtype=np.int64)
+    (:func:`.compiled_s2v.word_parts`: emits?, vcidx, vcflag, vcxfrm, immediate), and whether the
+    bundle has a scalar word of its own (the shared read ports, §2.4, need one)."""
+    table = np.full((len(program), 12), NONE, dtype=np.int64)
     empty_ok = compiled_word(empty_scalar_word, 1)
     for pc in range(len(program)):
         length = bundle_length(program, pc)
         units = slots(program[pc:pc + length])
-        if units[1] is None:
+        has_scalar = units[1] is not None
+        if not has_scalar:
             units[1] = empty_scalar_word
             ok = empty_ok
         else:
             ok = True
         ok = ok and all(word is None or compiled_word(word, unit) for unit, word in enumerate(units))
         table[pc] = [1 if ok else 0, length, *(NONE if word is None else word for word in units),
-                     *word_parts(units[1])]
+                     *word_parts(units[1]), int(has_scalar)]
     return table
 
 
@@ -116,7 +124,7 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import compiled_s2v, compiled_scalar, semantics_address, semantics_branch, semantics_vector
+    from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_vector
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
@@ -124,9 +132,6 @@ def _build():
     C_ONE = 1 << 15
 
     # The interpreter's $a arithmetic (§8.2) and mangled source (§4.3), compiled likewise.
-    address_add = njit(cache=False)(semantics_address.address_add)
-    short_flag = njit(cache=False)(semantics_address.short_flag)
-    mangled_index = njit(cache=False)(state_module.mangled_index)
     # The multiply-accumulate datapath's readout shift (§7.2), compiled likewise.
     readout_shift = njit(cache=False)(semantics_vector.readout_shift)
     loop_step = njit(cache=False)(semantics_branch.loop_step)  # the $l update (§9)
@@ -140,6 +145,7 @@ def _build():
     reads_s2v = np.zeros(256, dtype=np.int64)
     reads_s2v[list(VECTOR_READS_S2V)] = 1
     scalar_unit = compiled_scalar.build(njit, rules)
+    address_unit, r_port = compiled_address.build(njit, rules)
     UCCFG = state_module.UCCFG
     multiply_form = np.zeros(256, dtype=np.int64)
     multiply_from_va = np.zeros(256, dtype=np.int64)
@@ -153,28 +159,14 @@ def _build():
     read_out = njit(cache=False)(semantics_vector.read_out_byte)
 
     @njit(cache=False)
-    def store_offset(address, stride):
-        address &= 0x1FFF
-        if stride == 0:
-            rotation = (address >> 5) & 7
-        else:
-            rotation = address >> (4 + stride)
-        return (address & ~0xF) | ((address + rotation) & 0xF)
-
-    @njit(cache=False)
-    def vector_address(word, address, stride, i):
-        if word >> 24 & 1:
-            step = 0x10 << stride
-            return (address & 0x1FFF & ~(0xF << (4 + stride))) + i * step
-        return (address & 0x1FFF & ~0xF) + i
-
-    @njit(cache=False)
     def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80, loop_rule, exit_delay_slot,
             budget, stack, ret_delay_slot):
         """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles,
         redirect_is_call, return stack entries]; ``stack``: the return stack (its size is
         the machine's return_stack_depth)."""
         sp = np.zeros(SLOTS, dtype=np.int64)
+        ap = np.zeros(ADDRESS_SLOTS, dtype=np.int64)
+        new_vx = np.zeros(16, dtype=np.int64)
         size = table.shape[0]
         new_v = np.zeros(16, dtype=np.int64)
         stores_at = np.zeros(16, dtype=np.int64)
@@ -195,21 +187,14 @@ def _build():
                 break  # a ret with the return stack empty: likewise
             uccfg_down = uc[UCCFG] & 1  # $uccfg bit 0: the multiply-accumulate ties round down
             # pending writes
-            av_index = -1
             vv_index = -1
             vc_index = -1
             vc_value = 0
-            ac_index = -1
-            ac_mask = 0
-            ac_bits = 0
             va_written = False
-            aa_index = -1
-            aa_value = 0
             bc_index = -1
             bc_bits = 0
             bl_index = -1
             bl_value = 0
-            store_count = 0
             flow_kind = 0  # 0 none, 1 jump, 2 exit, 3 call, 4 ret
             condition = False
             target = 0
@@ -218,64 +203,14 @@ def _build():
             loop_after = 0
             exit_code = 0
             interrupt = 0
-            # scalar (compiled_scalar: its writes in sp)
-            scalar_unit(sw, aw, bw, sp, table[pc, 10], r, v, a, c, l, sr, mi, uc, m, d, xr, g80)
-            # address
+            # scalar (compiled_scalar: its writes in sp); the shared read ports only with a scalar word
+            port_r_move, port_r_store = r_port(aw if table[pc, 11] else NONE, sw, c)
+            scalar_unit(sw, aw if table[pc, 11] else NONE, bw, sp, table[pc, 10], port_r_move, r, v, a, c, l, sr, mi,
+                        uc, m, d, xr, g80)
+            # address (compiled_address: its writes in ap, new_v, new_vx and the store lists)
             if aw != NONE:
-                op = aw >> 24
-                if op == 0xCC or op == 0xCD:  # setlo / sethi: no flags
-                    index = aw >> 19 & 31
-                    if op == 0xCC:
-                        aa_index, aa_value = index, (a[index] & 0xFFFF0000) | (aw & 0xFFFF)
-                    else:
-                        aa_index, aa_value = index, (a[index] & 0xFFFF) | (aw & 0xFFFF) << 16
-                elif op == 0xCA or (op & 0xEA) == 0xC0:  # aadd; ldav/stav c0 c1 c4 c5 d0 d1 d4 d5
-                    if op == 0xCA or (op & 4):
-                        index = aw >> 19 & 31
-                    else:
-                        index = aw >> 14 & 31
-                    a_value = a[index]
-                    if op >> 4 & 1:
-                        step = sext(aw >> 3, 11)
-                    else:
-                        step = a[mangled_index(c[aw >> 3 & 3], aw >> 5 & 15, aw >> 9 & 31)]
-                    moved = address_add(a_value, step)
-                    aa_index, aa_value = index, moved
-                    if not aw & 4:
-                        ac_index, ac_mask, ac_bits = aw & 3, 1 << 10, short_flag(moved)
-                    stride = a_value >> 30 & 3
-                    if op == 0xCA:
-                        pass
-                    elif op & 4:
-                        source = aw >> 14 & 31 if sp[PORT_V] < 0 else sp[PORT_V]  # the shared port (§2.4)
-                        for i in range(16):
-                            stores_at[i] = store_offset(vector_address(aw, a_value, stride, i), stride)
-                            stores_value[i] = v[source, i]
-                        store_count = 16
-                    else:
-                        av_index = aw >> 19 & 31
-                        for i in range(16):
-                            new_v[i] = store[store_offset(vector_address(aw, a_value, stride, i), stride)]
-                elif op != 0xDF:
-                    index = aw >> 14 & 31 if op <= 0xD9 else aw >> 19 & 31
-                    a_value = a[index]
-                    uimm = aw >> 3 & 0x7FF
-                    moved = (a_value & ~0xFFFF & M32) | ((a_value + uimm) & 0xFFFF)
-                    if not aw & 4:
-                        ac_index, ac_mask = aw & 3, 1 << 10
-                        ac_bits = (1 << 10) if (moved & 0xFFFF) >= (moved >> 16 & 0x3FFF) else 0
-                    address = (a_value & 0xFFFF) | uimm
-                    stride = a_value >> 30 & 3
-                    if op <= 0xD9:
-                        av_index = aw >> 19 & 31
-                        for i in range(16):
-                            new_v[i] = store[store_offset(vector_address(aw, address, stride, i), stride)]
-                    else:
-                        source = aw >> 14 & 31 if sp[PORT_V] < 0 else sp[PORT_V]  # the shared port (§2.4)
-                        for i in range(16):
-                            stores_at[i] = store_offset(vector_address(aw, address, stride, i), stride)
-                            stores_value[i] = v[source, i]
-                        store_count = 16
+                address_unit(aw, ap, new_v, new_vx, stores_at, stores_value, r, v, a, c, store, sp[PORT_V],
+                             port_r_store)
             # vector (reads v before the address load lands: the load is in new_v, not v)
             if vw != NONE:
                 op = vw >> 24
@@ -487,15 +422,20 @@ def _build():
             # commit (§2.3 priorities: machine.commit)
             if sp[RM_INDEX] >= 0:  # mov from $v/$a/$c/$l: the lowest $r writer
                 r[sp[RM_INDEX]] = sp[RM_VALUE]
+            if aw != NONE and ap[AR_INDEX] >= 0:  # an address load
+                r[ap[AR_INDEX]] = ap[AR_VALUE]
             if sp[R_INDEX] >= 0:
                 r[sp[R_INDEX]] = sp[R_VALUE]
             r[31] = 0
             if sp[V_INDEX] >= 0:  # lowest priority in $v: a load or a vector result overwrites it
                 for k in range(4):
                     v[sp[V_INDEX], 4 * sp[V_WORD] + k] = sp[V_VALUE] >> (8 * k) & 0xFF
-            if av_index >= 0:
+            if aw != NONE and ap[AV_INDEX] >= 0:
                 for i in range(16):
-                    v[av_index, i] = new_v[i]
+                    v[ap[AV_INDEX], i] = new_v[i]
+            if aw != NONE and ap[AVX]:
+                for i in range(16):
+                    vx[i] = new_vx[i]
             if vv_index >= 0:
                 for i in range(16):
                     v[vv_index, i] = vector_result[i]
@@ -504,12 +444,13 @@ def _build():
                     va[i] = new_va[i]
             if vc_index >= 0:
                 vc[vc_index] = vc_value
-            if aa_index >= 0:
-                a[aa_index] = aa_value
+            if aw != NONE and ap[AA_INDEX] >= 0:
+                a[ap[AA_INDEX]] = ap[AA_VALUE]
             if sp[A_INDEX] >= 0:  # the scalar mov wins over the address unit
                 a[sp[A_INDEX]] = sp[A_VALUE]
-            if ac_index >= 0:
-                c[ac_index] = (((c[ac_index] & ~ac_mask) | (ac_bits & ac_mask)) & ~C_ZERO) | C_ONE
+            if aw != NONE and ap[AC_INDEX] >= 0:
+                index, mask = ap[AC_INDEX], ap[AC_MASK]
+                c[index] = (((c[index] & ~mask) | (ap[AC_BITS] & mask)) & ~C_ZERO) | C_ONE
             if sp[C_INDEX] >= 0:
                 index = sp[C_INDEX]
                 c[index] = (((c[index] & ~0xFF) | (sp[C_BITS] & 0xFF)) & ~C_ZERO) | C_ONE
@@ -533,8 +474,9 @@ def _build():
                 d[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
             elif other == OTHER_X:
                 xr[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
-            for i in range(store_count):
-                store[stores_at[i]] = stores_value[i] & 0xFF
+            if aw != NONE:
+                for i in range(ap[STORE_COUNT]):
+                    store[stores_at[i]] = stores_value[i] & 0xFF
             sr[30] = (sr[30] + 1) & M32
             # control flow (Vp1Machine.step, _flow and _push_return)
             executed += 1
@@ -601,8 +543,9 @@ def _arrays(machine):
 
 
 def _write_back(machine, arrays) -> None:
-    r, v, vc, a, c, l, sr, va, _vx, mi, uc, m, d, x, store = arrays
+    r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, x, store = arrays
     state = machine.state
+    state.vx = vx.tolist()
     state.mi, state.uc, state.m, state.d, state.x = mi.tolist(), uc.tolist(), m.tolist(), d.tolist(), x.tolist()
     state.r = r.tolist()
     state.v = [row for row in v.tolist()]

@@ -9,8 +9,7 @@ runs; :func:`build` gives ``scalar_unit``, which records one word's writes in a 
 commit in the priorities of §2.3. The s2v value the word hands over is :mod:`.compiled_s2v`'s.
 
 Compiled: every scalar opcode but ``mov`` (0x6a/0x6b) with register file 4–7 or 23 (``$f``),
-which the interpreter refuses, and 0x6a beside an address-unit ``$r`` store, whose source is
-then the store's (the shared read port, §2.4).
+which the interpreter refuses.
 """
 
 from __future__ import annotations
@@ -70,10 +69,12 @@ def compiled_scalar_word(word: int) -> bool:
 
 
 def build(njit, rules):
-    """``scalar_unit(sw, aw, bw, out, immediate, r, v, a, c, l, sr, mi, uc, m, d, x, g80)``: the
-    writes of scalar word ``sw`` (beside address word ``aw`` and branch word ``bw``, NONE = -1
-    when absent) into ``out`` (slots above); ``immediate`` is the word-only source 2 of the
-    byte-product forms (:func:`.compiled_s2v.word_parts`)."""
+    """``scalar_unit(sw, aw, bw, out, immediate, port_r, r, v, a, c, l, sr, mi, uc, m, d, x, g80)``:
+    the writes of scalar word ``sw`` (beside address word ``aw`` — NONE = -1 when absent or when
+    the bundle has no scalar word of its own, so no shared read port — and branch word ``bw``)
+    into ``out`` (slots above); ``immediate`` is the word-only source 2 of the byte-product
+    forms (:func:`.compiled_s2v.word_parts`); ``port_r`` the ``$r`` a 0x6a reads instead of
+    SRC1 (the port it shares with an address ``$r`` store, §2.4), or -1."""
     from .compiled_s2v import jit_rule
 
     sext, sext8, byte, clip = rules.sext, rules.sext8, rules.byte, rules.clip
@@ -100,7 +101,7 @@ def build(njit, rules):
     M32 = 0xFFFFFFFF
 
     @njit(cache=False)
-    def scalar_unit(sw, aw, bw, out, immediate, r, v, a, c, l, sr, mi, uc, m, d, x, g80):
+    def scalar_unit(sw, aw, bw, out, immediate, port_r, r, v, a, c, l, sr, mi, uc, m, d, x, g80):
         for slot in (R_INDEX, RM_INDEX, C_INDEX, V_INDEX, A_INDEX, L_INDEX, PORT_V):
             out[slot] = -1
         out[OTHER_FILE] = 0
@@ -146,8 +147,8 @@ def build(njit, rules):
             out[R_INDEX], out[R_VALUE] = dst, sext(sw, 19) & M32
         elif kind == SETHI:  # D = (D & 0xffff) | IMM16 << 16, no flags
             out[R_INDEX], out[R_VALUE] = dst, (r[dst] & 0xFFFF) | (sw & 0xFFFF) << 16
-        elif kind == MOV_TO:  # semantics_scalar.mov_to_file
-            value = r[src1]
+        elif kind == MOV_TO:  # semantics_scalar.mov_to_file (port_r: the $r an address store names, §2.4)
+            value = r[src1 if port_r < 0 else port_r]
             rfile = sw >> 3 & 31
             clear = True
             if rfile < 4 or rfile == 18:

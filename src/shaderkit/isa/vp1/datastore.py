@@ -34,25 +34,41 @@ def offset(address: int, stride: int) -> int:
     return (address & ~0xF) | ((address + rotation) & 0xF)
 
 
+# offset and the one-element rules below are plain functions of integers, so the compiled loop
+# (compiled_address.py) runs these very rules through Numba.
+
 def horizontal_addresses(address: int) -> list[int]:
     """The 16 byte addresses of a horizontal vector access: the aligned row holding ``address``."""
-    row = address & ADDRESS_MASK & ~0xF
-    return [row + i for i in range(16)]
+    return [horizontal_address(address, i) for i in range(16)]
+
+
+def horizontal_address(address: int, i: int) -> int:
+    return (address & ADDRESS_MASK & ~0xF) + i
 
 
 def vertical_addresses(address: int, stride: int) -> list[int]:
     """The 16 byte addresses of a vertical access: one byte every ``0x10 << stride`` bytes,
     starting from ``address`` with the 4 bits that count the steps cleared."""
-    step = 0x10 << stride
-    base = address & ADDRESS_MASK & ~(0xF << (4 + stride))
-    return [base + i * step for i in range(16)]
+    return [vertical_address(address, stride, i) for i in range(16)]
+
+
+def vertical_address(address: int, stride: int, i: int) -> int:
+    return (address & ADDRESS_MASK & ~(0xF << (4 + stride))) + i * (0x10 << stride)
 
 
 def scalar_addresses(address: int) -> list[int]:
     """The 4 byte addresses of a scalar access: slot ``(address >> 2) & 3`` of the row."""
+    return [scalar_address(address, n) for n in range(4)]
+
+
+def scalar_address(address: int, n: int) -> int:
     address &= ADDRESS_MASK
-    first = (address & ~0xF) + 4 * ((address >> 2) & 3)
-    return [first + n for n in range(4)]
+    return (address & ~0xF) + 4 * ((address >> 2) & 3) + n
+
+
+def raw_offset(address: int, index: int, bank: int) -> int:
+    """Raw access (§8.1): bank ``bank`` at cell byte ``(address >> 4) | index``."""
+    return 16 * ((((address & ADDRESS_MASK) >> 4) | index) & 0x1FF) + bank
 
 
 class DataStore:
@@ -81,10 +97,7 @@ class DataStore:
     def raw_row_offsets(self, address: int, index: list[int] | None = None) -> list[int]:
         """Raw access (§8.1): component i is bank i at cell byte ``(address >> 4) | index[i]``
         (``ldr``; ``star`` has no index vector and uses the row itself)."""
-        row = (address & ADDRESS_MASK) >> 4
-        if index is None:
-            return [16 * row + bank for bank in range(BANKS)]
-        return [16 * ((row | index[bank]) & 0x1FF) + bank for bank in range(BANKS)]
+        return [raw_offset(address, 0 if index is None else index[bank], bank) for bank in range(BANKS)]
 
     def read_offsets(self, offsets: list[int]) -> list[int]:
         data = self.data
