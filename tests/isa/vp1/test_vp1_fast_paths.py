@@ -75,7 +75,8 @@ from shaderkit.isa.vp1.bench import BENCH_PROGRAM  # noqa: E402
 from shaderkit.isa.vp1.machine import BundleLimit, Vp1Machine  # noqa: E402
 
 BUNDLES = golden_dir("vp1", "bundles")
-INTERPRETED_ONLY = [0xBA, 0x94, 0x8F, 0xAE, 0xBB, 0x9F, 0xA4, 0xC3, 0xE9]  # mixed in to exercise the fallback
+# Mixed in to exercise the fallback: words the interpreter refuses (DMA, db, undocumented branches)
+INTERPRETED_ONLY = [0xC3, 0xC7, 0xCE, 0xCF, 0xDB, 0xE9, 0xF5]
 
 
 def golden_vectors():
@@ -126,7 +127,7 @@ def test_the_compiled_loop_matches_every_golden_vector_it_compiles():
         assert machine.dump_state() == want, vector["id"]
         assert machine.data_store == bytes(store), vector["id"]
         checked += 1
-    assert checked == 2605  # the golden set's bundles of only compiled operations (2605 of 5000)
+    assert checked == 2936  # the golden set's bundles of only compiled operations (2936 of 5000)
 
 
 def random_machine(words: list[int], seed: int, **choices) -> Vp1Machine:
@@ -162,7 +163,8 @@ RECENT = [[0xC0, 0xC1, 0xC4, 0xC5, 0xCA, 0xCC, 0xCD, 0xD0, 0xD1, 0xD4, 0xD5, 0xC
            0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x18, 0x1E, 0x28, 0x2C, 0x2E, 0x38, 0x3D, 0x25, 0x26, 0x27, 0x40, 0x7F],
           [0x80, 0x81, 0x82, 0x83, 0x91, 0x92, 0x93, 0xA0, 0xA1, 0xA2, 0xA3, 0xB0, 0xB1, 0xB2,
            0x84, 0x85, 0x95, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x90, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9D, 0xAD,
-           0x86, 0x87, 0x96, 0x97, 0xA6, 0xA7, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7],
+           0x86, 0x87, 0x96, 0x97, 0xA6, 0xA7, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7,
+           0x8E, 0x9E, 0xAE, 0xBE, 0x94, 0xA5, 0xBA, 0x9F, 0xA4, 0xBB, 0x8F, 0x8F, 0xBF],
           [0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE8, 0xEA]]
 
 
@@ -171,7 +173,7 @@ def random_program(generator: random.Random, length: int, units=None) -> list[in
                       sorted(compiled.VECTOR_COMPILED), sorted(compiled.BRANCH_COMPILED - {0xFF})]
     words = []
     for address in range(length - 1):
-        if generator.random() < 0.08:
+        if generator.random() < 0.03:
             opcode = generator.choice(INTERPRETED_ONLY)
         else:
             opcode = generator.choice(units[generator.randrange(4)])
@@ -232,7 +234,7 @@ def test_vlrp_rounds_ties_as_the_interpreter_does(uccfg):
             outcome(interpreted, lambda: interpreted.run(10)), hex(word)
 
 
-S2V_READERS = sorted(compiled.VECTOR_READS_S2V)
+S2V_READERS = sorted(compiled.VECTOR_READS_S2V | {0x8F})  # vcmpad reads the $vc selection
 S2V_WRITERS = sorted(compiled.SCALAR_COMPILED)  # every compiled scalar word hands over an s2v value
 
 

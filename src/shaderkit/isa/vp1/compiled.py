@@ -10,7 +10,7 @@ interpreter (``machine.step()``, which also raises the interpreter's errors), an
 on. The state goes from the machine's register files into arrays and back at each switch, so
 the machine afterwards is exactly as the interpreter leaves it.
 
-Compiled operations (a subset; all others run in the interpreter):
+Compiled operations:
 
 * scalar (:mod:`.compiled_scalar`): every scalar opcode 0x00–0x7f — the byte ops, the bmul
   datapath and the unsigned products, the s2v emitters (``bvec``, ``vec``, ``vecms``,
@@ -32,12 +32,12 @@ Compiled operations (a subset; all others run in the interpreter):
   cc cd) and ``anop`` (df); with the read ports it shares with the scalar unit (§2.4: a 0x6a or
   ``bvecmad``/``bvecmadsel`` beside a ``$r`` store, a 0x6b from ``$v`` beside a ``$v`` store or
   d7), which only a bundle with a scalar word of its own has;
-* vector: ``vmin``/``vmax``/``vabs``/``vneg``/``vadd``/``vsub``, register forms (88–8d, 98–9a 9c 9d)
-  and immediate forms (a8 a9 b8 b9, ac bc bd), ``vand``/``vxor``/``vor`` (aa ab af),
-  ``mov VD BIMM`` (ad), ``vswz`` (9b), ``vlrp`` (90: reads no s2v, writes no ``$va``),
-  ``vmul``/``vmac`` (80–83 91–93 a0–a3 b0–b2: ``$va``, no s2v), and the s2v readers beside any
-  compiled scalar word: ``vmad2`` (84 85 95), ``vmac2`` (86 87 96 97 a6 a7), the lerp family
-  ``vlrp2``/``vlrp4a``/``vlrpf``/``vlrp4b`` (b3–b7; b6/b7 read ``$vx``);
+* vector: every vector opcode 0x80–0xbf — the clipping ops (``vmin``/``vmax``/``vabs``/``vneg``/
+  ``vadd``/``vsub``), ``vshr``, the logic ops (``vbitop``, ``vand``/``vxor``/``vor``), ``vswz``,
+  ``vadd9``, ``vclip``, ``vminabs``, the moves (BIMM, ``$v``, ``$vc``), ``vnop``, ``vcmpad``
+  (the s2v ``$vc`` selection), ``vlrp`` (90), ``vmul``/``vmac`` (``$va``), and the s2v factor
+  readers beside any compiled scalar word: ``vmad2`` (84 85 95), ``vmac2`` (86 87 96 97 a6 a7),
+  the lerp family ``vlrp2``/``vlrp4a``/``vlrpf``/``vlrp4b`` (b3–b7; b6/b7 read ``$vx``);
 * branch: ``bra``/``bra not`` (e0/e2), ``bra loop``/``bra loop not`` (e1/e3), ``call`` and its
   loop/not forms (e4–e7), ``ret`` (e8), ``abra`` (ea), ``bnop`` (ef), ``mov $l`` (f0), ``exit``
   (ff), under the machine's options as ``Vp1Machine.step`` applies them (``loop_taken``,
@@ -45,10 +45,9 @@ Compiled operations (a subset; all others run in the interpreter):
   the return address and sets ``$uc0``). A call on a full return stack and a ``ret`` on an
   empty one leave their bundle to the interpreter, which raises its error.
 
-Not compiled (the interpreter runs the bundle, and raises its errors): ``mov`` with register
-file 4–7 or 23, the DMA words and db, the undocumented branch opcodes (all refused by the
-interpreter); the vector ops vshr (8e 9e ae be), vbitop (94), vcmpad (8f), vadd9 (9f), vclip
-(a4), vminabs (a5), ``mov`` from ``$v``/``$vc`` (ba bb) and vnop (bf); tracing (``run`` with
+Not compiled (the interpreter runs the bundle, and raises its errors): only what the
+interpreter refuses in a program — ``mov`` with register file 4–7 or 23, the DMA words (c3 c7
+ce cf) and db, the undocumented branch opcodes (e9, eb–ee, f1–fe) — and tracing (``run`` with
 ``trace`` always interprets).
 """
 
@@ -68,17 +67,11 @@ from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALU
 
 __all__ = ["SCALAR_COMPILED", "compiled_word", "decode", "run_compiled", "kernel"]
 
-VECTOR_CLIP = {0xA8: 0, 0xB8: 0, 0xA9: 1, 0xB9: 1, 0xAC: 2, 0xBC: 2, 0xBD: 3}  # min, max, add, sub
-VECTOR_LOGIC = {0xAA: 0, 0xAB: 1, 0xAF: 2}  # and, xor, or
-VECTOR_REGISTER_CLIP = frozenset({0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x98, 0x99, 0x9A, 0x9C, 0x9D})
-# vmul/vmac: opcode -> (A is $va, writes VD), as semantics_vector.MULTIPLY_FORMS says
-VECTOR_MULTIPLY = frozenset({0x80, 0x81, 0x82, 0x83, 0x91, 0x92, 0x93, 0xA0, 0xA1, 0xA2, 0xA3, 0xB0, 0xB1, 0xB2})
 VECTOR_MAD2 = frozenset({0x84, 0x85, 0x95})
 VECTOR_MAC2 = frozenset({0x86, 0x87, 0x96, 0x97, 0xA6, 0xA7})
 VECTOR_LERP = frozenset({0xB3, 0xB4, 0xB5, 0xB6, 0xB7})
 VECTOR_READS_S2V = VECTOR_MAD2 | VECTOR_MAC2 | VECTOR_LERP
-VECTOR_COMPILED = frozenset(VECTOR_CLIP) | frozenset(VECTOR_LOGIC) | VECTOR_REGISTER_CLIP | VECTOR_MULTIPLY \
-    | VECTOR_READS_S2V | {0x90, 0x9B, 0xAD}
+VECTOR_COMPILED = frozenset(range(0x80, 0xC0))  # every vector opcode
 BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xEA, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
@@ -124,7 +117,7 @@ def kernel():
 def _build():
     from numba import njit
 
-    from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_vector
+    from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_scalar, semantics_vector
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
@@ -140,6 +133,15 @@ def _build():
     component_factors, factor_masks, lerp_mask, pair_mask = \
         rules.component_factors, rules.factor_masks, rules.lerp_mask, rules.pair_mask
     scalar_factors, sext8, sext = rules.scalar_factors, rules.sext8, rules.sext
+    # the per-component rules of vshr, vadd9, vclip, vminabs, vcmpad and vbitop: the interpreter's
+    shift_component = compiled_s2v.jit_rule(njit, semantics_vector.shift_component, sext8=rules.sext8,
+                                            sext=rules.sext)
+    add9_raw = compiled_s2v.jit_rule(njit, semantics_vector.add9_raw, sext=rules.sext)
+    clip_component = compiled_s2v.jit_rule(njit, semantics_vector.clip_component, sext8=rules.sext8)
+    minabs_component = compiled_s2v.jit_rule(njit, semantics_vector.minabs_component, sext8=rules.sext8)
+    cmpad_flags = compiled_s2v.jit_rule(njit, semantics_vector.cmpad_flags)
+    bitop = compiled_s2v.jit_rule(njit, semantics_scalar.bitop)
+    selection_mask, mangled_index = rules.selection_mask, rules.mangled_index
     accumulate_one = compiled_s2v.jit_rule(njit, semantics_vector.accumulate_one, sext=rules.sext)
     quad_register = njit(cache=False)(state_module.quad_register)
     reads_s2v = np.zeros(256, dtype=np.int64)
@@ -328,6 +330,52 @@ def _build():
                         else:
                             component, source = selector & 0xF, selector >> 4 & 1
                         vector_result[i] = v[src2, component] if source else v[src1, component]
+                elif op == 0x8E or op == 0x9E or op == 0xAE or op == 0xBE:  # vshr: sf = result bit 7, zf
+                    src2 = vw >> 9 & 31
+                    for i in range(16):
+                        value = shift_component(v[src1, i], immediate if vw >> 29 & 1 else v[src2, i],
+                                                not vw >> 28 & 1)
+                        vector_result[i] = value
+                        signs |= (value >> 7 & 1) << i
+                        zeros |= (1 if value == 0 else 0) << i
+                elif op == 0x94 or op == 0xA5 or op == 0xBA:  # vbitop, vminabs, mov VD V1: sf = 0, zf
+                    src2 = vw >> 9 & 31
+                    for i in range(16):
+                        if op == 0x94:
+                            value = bitop(vw >> 3 & 15, v[src2, i], v[src1, i], 8)
+                        elif op == 0xA5:
+                            value = minabs_component(v[src1, i], v[src2, i])
+                        else:
+                            value = v[src1, i]
+                        vector_result[i] = value
+                        zeros |= (1 if value == 0 else 0) << i
+                elif op == 0x9F or op == 0xA4:  # vadd9 (clipped 0..255, sf = sum bit 8), vclip
+                    src2, src3 = vw >> 9 & 31, vw >> 4 & 31
+                    for i in range(16):
+                        if op == 0x9F:
+                            lanes, lane = (src2, i) if i < 8 else (src3, i - 8)
+                            raw = add9_raw(v[src1, i], v[lanes, 2 * lane], v[lanes, 2 * lane + 1])
+                            value, sign = min(max(raw, 0), 255), raw >> 8 & 1
+                        else:
+                            value, outside = clip_component(v[src1, i], v[src2, i], v[src3, i])
+                            sign = 1 if outside else 0
+                        vector_result[i] = value
+                        signs |= sign << i
+                        zeros |= (1 if value == 0 else 0) << i
+                elif op == 0xBB:  # mov VD $vc: word k = $vc[k], little-endian; no flags
+                    for k in range(4):
+                        for n in range(4):
+                            vector_result[4 * k + n] = vc[k] >> (8 * n) & 0xFF
+                elif op == 0x8F:  # vcmpad: $vc only; vcin from the s2v selection or the word (§6.3)
+                    vcin = selection_mask(table[pc, 6] == 1, table[pc, 7], table[pc, 8], table[pc, 9], vc, vw)
+                    v2 = mangled_index(c[vw >> 3 & 3], vw >> 5 & 15, vw >> 9 & 31)
+                    for i in range(16):
+                        zero, sign = cmpad_flags(v[src1, i], v[v2, i], v[src1 | 1, i], vw >> 19 & 15, vcin >> i & 1)
+                        signs |= (1 if sign else 0) << i
+                        zeros |= (1 if zero else 0) << i
+                    vv_index = -2  # no $v
+                elif op == 0xBF:  # vnop
+                    vv_index = -2
                 elif op == 0xAD:  # mov VD BIMM: sf = BIMM bit 7, zf
                     for i in range(16):
                         vector_result[i] = immediate
@@ -383,8 +431,9 @@ def _build():
                 vv_index = -1 if vv_index == -2 else dst
                 if multiply_form[op] and not multiply_writes_vd[op]:
                     vv_index = -1  # the forms that write only $va
-                if op != 0x9B and op != 0x90 and not reads_s2v[op] and not multiply_form[op] and not vw & 4:
-                    # vswz, vlrp and the multiply-accumulate datapath write no $vc
+                if op != 0x9B and op != 0x90 and op != 0xBB and op != 0xBF and not reads_s2v[op] \
+                        and not multiply_form[op] and not vw & 4:
+                    # vswz, vlrp, mov from $vc, vnop and the multiply-accumulate datapath write no $vc
                     vc_index, vc_value = vw & 3, (signs & 0xFFFF) | (zeros & 0xFFFF) << 16
             # branch
             if bw != NONE:

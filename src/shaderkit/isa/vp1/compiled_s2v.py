@@ -96,7 +96,7 @@ def build(njit):
     rules.byte_products = byte_products
     rules.bmul_rounds = bmul_rounds
     rules.sext8, rules.byte, rules.clip, rules.mangled_index = sext8, byte, clip, mangled_index
-    rules.vc_mask, rules.bilinear_pair = vc_mask, bilinear_pair
+    rules.vc_mask, rules.bilinear_pair, rules.selection_mask = vc_mask, bilinear_pair, selection_mask
     kinds = FACTOR_KINDS
 
     @njit(cache=False)

@@ -120,12 +120,40 @@ def vshr(state, word, pending):
     documentation's ``vsar``); not clipped; sf = result bit 7, zf."""
     signed = not is_unsigned(word)
     v1, v2 = state.v[SRC1(word)], second_operand(state, word)
-    result = []
-    for i in COMPONENTS:
-        value, count = (sext8(v1[i]) if signed else v1[i]), sext(v2[i], 4)
-        result.append((value >> count if count >= 0 else value << -count) & 0xFF)
+    result = [shift_component(v1[i], v2[i], signed) for i in COMPONENTS]
     pending.vector_v = (DST(word), result)
     write_vc(word, pending, flag_bits(value >> 7 for value in result), zero_flags(result))
+
+
+# shift_component … cmpad_flags are plain functions of integers, so the compiled loop
+# (compiled.py) runs these very rules through Numba.
+
+def shift_component(value: int, amount: int, signed: bool) -> int:
+    """One component of vshr: ``value`` shifted by sext4(``amount``), low byte."""
+    value, count = (sext8(value) if signed else value), sext(amount, 4)
+    return (value >> count if count >= 0 else value << -count) & 0xFF
+
+
+def add9_raw(value: int, low: int, high: int) -> int:
+    """One component of vadd9 before clipping: ``value`` + sext9 of the lane ``low | high << 8``."""
+    return value + sext(low | high << 8, 9)
+
+
+def clip_component(a: int, low: int, high: int) -> tuple[int, bool]:
+    """One component of vclip: (the signed median of the three bytes, not low < a < high)."""
+    a, low, high = sext8(a), sext8(low), sext8(high)
+    median = a + low + high - min(a, low, high) - max(a, low, high)
+    return median & 0xFF, not low < a < high
+
+
+def minabs_component(a: int, b: int) -> int:
+    return min(abs(sext8(a)), abs(sext8(b)), 127)
+
+
+def cmpad_flags(a: int, b: int, other: int, table: int, vcin: int) -> tuple[bool, bool]:
+    """One component of vcmpad: (zero flag ``|a − b| == other``, sign flag from CMPOP)."""
+    difference = abs(a - b)
+    return difference == other, bool(table >> ((difference < other) * 2 + vcin) & 1)
 
 
 def logic_result(word, pending, result) -> None:
@@ -197,7 +225,7 @@ def vadd9(state, word, pending):
     raw = []
     for i in COMPONENTS:
         lanes, lane = (v2, i) if i < 8 else (v3, i - 8)
-        raw.append(v1[i] + sext(lanes[2 * lane] | lanes[2 * lane + 1] << 8, 9))
+        raw.append(add9_raw(v1[i], lanes[2 * lane], lanes[2 * lane + 1]))
     result = [clip(value, 0, 255) for value in raw]
     pending.vector_v = (DST(word), result)
     write_vc(word, pending, flag_bits(value >> 8 & 1 for value in raw), zero_flags(result))
@@ -208,9 +236,9 @@ def vclip(state, word, pending):
     v1, v2, v3 = state.v[SRC1(word)], state.v[SRC2(word)], state.v[SRC3(word)]
     result, signs = [], 0
     for i in COMPONENTS:
-        a, low, high = sext8(v1[i]), sext8(v2[i]), sext8(v3[i])
-        result.append(sorted((a, low, high))[1] & 0xFF)
-        if not low < a < high:
+        value, outside = clip_component(v1[i], v2[i], v3[i])
+        result.append(value)
+        if outside:
             signs |= 1 << i
     pending.vector_v = (DST(word), result)
     write_vc(word, pending, signs, zero_flags(result))
@@ -219,7 +247,7 @@ def vclip(state, word, pending):
 def vminabs(state, word, pending):
     """``min(abs(V1), abs(V2))`` signed, clipped to 127; sf = 0, zf."""
     v1, v2 = state.v[SRC1(word)], state.v[SRC2(word)]
-    result = [min(abs(sext8(v1[i])), abs(sext8(v2[i])), 127) for i in COMPONENTS]
+    result = [minabs_component(v1[i], v2[i]) for i in COMPONENTS]
     pending.vector_v = (DST(word), result)
     write_vc(word, pending, 0, zero_flags(result))
 
@@ -235,10 +263,10 @@ def vcmpad(state, word, pending):
     vcin = selected_mask(pending.s2v, state.vc, word)
     signs = zeros = 0
     for i in COMPONENTS:
-        difference = abs(v1[i] - v2[i])
-        if difference == other[i]:
+        zero, sign = cmpad_flags(v1[i], v2[i], other[i], table, vcin >> i & 1)
+        if zero:
             zeros |= 1 << i
-        if table >> ((difference < other[i]) * 2 + (vcin >> i & 1)) & 1:
+        if sign:
             signs |= 1 << i
     write_vc(word, pending, signs, zeros)
 
