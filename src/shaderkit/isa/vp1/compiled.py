@@ -142,6 +142,14 @@ def _build():
     cmpad_flags = compiled_s2v.jit_rule(njit, semantics_vector.cmpad_flags)
     bitop = compiled_s2v.jit_rule(njit, semantics_scalar.bitop)
     selection_mask, mangled_index = rules.selection_mask, rules.mangled_index
+    clipping_component = compiled_s2v.jit_rule(njit, semantics_vector.clipping_component, sext8=rules.sext8,
+                                               clip=rules.clip)
+    clip_kind = np.full(256, -1, dtype=np.int64)  # the clipping ops' rule, by the interpreter's opcode table
+    clip_rules = {semantics_vector.vmin: semantics_vector.CLIP_MIN, semantics_vector.vmax: semantics_vector.CLIP_MAX,
+                  semantics_vector.vabs: semantics_vector.CLIP_ABS, semantics_vector.vneg: semantics_vector.CLIP_NEG,
+                  semantics_vector.vadd: semantics_vector.CLIP_ADD, semantics_vector.vsub: semantics_vector.CLIP_SUB}
+    for index, function in enumerate(semantics_vector.VECTOR_OPS):
+        clip_kind[0x80 + index] = clip_rules.get(function, -1)
     accumulate_one = compiled_s2v.jit_rule(njit, semantics_vector.accumulate_one, sext=rules.sext)
     quad_register = njit(cache=False)(state_module.quad_register)
     reads_s2v = np.zeros(256, dtype=np.int64)
@@ -393,39 +401,16 @@ def _build():
                         vector_result[i] = value
                         if value == 0:
                             zeros |= 1 << i
-                else:
-                    # immediate (opcode bit 5) or register forms; the low nibble names the op
-                    unsigned = vw >> 28 & 1
+                else:  # the clipping ops: immediate (opcode bit 5) or register forms
+                    unsigned = vw >> 28 & 1 == 1
                     use_immediate = vw >> 29 & 1
                     src2 = vw >> 9 & 31
-                    kind = op & 0xF
+                    kind = clip_kind[op]
                     for i in range(16):
-                        x = v[src1, i]
-                        y = immediate if use_immediate else v[src2, i]
-                        if not unsigned:
-                            x = x - 256 if x >> 7 else x
-                            y = y - 256 if y >> 7 else y
-                        if kind == 8:
-                            raw = min(x, y)
-                        elif kind == 9:
-                            raw = max(x, y)
-                        elif kind == 0xA:
-                            raw = abs(x)
-                        elif kind == 0xB:
-                            raw = -x
-                        elif kind == 0xD:
-                            raw = x - y
-                        else:
-                            raw = x + y
-                        if unsigned:
-                            value = min(max(raw, 0), 255)
-                            if raw >> 8 & 1:
-                                signs |= 1 << i
-                        else:
-                            value = min(max(raw, -128), 127) & 0xFF
-                            if raw < 0:
-                                signs |= 1 << i
+                        value, sign = clipping_component(kind, v[src1, i], immediate if use_immediate else v[src2, i],
+                                                         unsigned)
                         vector_result[i] = value
+                        signs |= sign << i
                         if value == 0:
                             zeros |= 1 << i
                 vv_index = -1 if vv_index == -2 else dst

@@ -68,51 +68,71 @@ def second_operand(state, word: int) -> list[int]:
     return state.v[SRC2(word)]
 
 
-def clipping_op(state, word, pending, compute) -> None:
-    """A per-component op whose result clips to the signedness's range: signed sf = unclipped
-    result < 0, unsigned sf = its bit 8; zf = clipped result is 0."""
+def clipping_op(state, word, pending, kind: int) -> None:
+    """A per-component op (:func:`clipping_component`) whose result clips to the signedness's
+    range; zf = clipped result is 0."""
     unsigned = is_unsigned(word)
-    convert = (lambda value: value) if unsigned else sext8
     v1, v2 = state.v[SRC1(word)], second_operand(state, word)
-    raw = [compute(convert(v1[i]), convert(v2[i])) for i in COMPONENTS]
-    if unsigned:
-        result = [clip(value, 0, 255) for value in raw]
-        signs = flag_bits(value >> 8 & 1 for value in raw)
-    else:
-        result = [clip(value, -128, 127) & 0xFF for value in raw]
-        signs = flag_bits(value < 0 for value in raw)
+    pairs = [clipping_component(kind, v1[i], v2[i], unsigned) for i in COMPONENTS]
+    result = [value for value, _sign in pairs]
     pending.vector_v = (DST(word), result)
-    write_vc(word, pending, signs, zero_flags(result))
+    write_vc(word, pending, flag_bits(sign for _value, sign in pairs), zero_flags(result))
+
+
+CLIP_MIN, CLIP_MAX, CLIP_ABS, CLIP_NEG, CLIP_ADD, CLIP_SUB = range(6)
+
+
+def clipping_component(kind: int, a: int, b: int, unsigned: bool) -> tuple[int, int]:
+    """One component of a clipping op on bytes ``a``, ``b`` (sext8 each unless ``unsigned``):
+    (the result clipped to the signedness's range, sf: unclipped result < 0 when signed, its
+    bit 8 when unsigned). A plain integer rule, which the compiled loop runs too."""
+    if not unsigned:
+        a, b = sext8(a), sext8(b)
+    if kind == CLIP_MIN:
+        raw = min(a, b)
+    elif kind == CLIP_MAX:
+        raw = max(a, b)
+    elif kind == CLIP_ABS:
+        raw = abs(a)
+    elif kind == CLIP_NEG:
+        raw = -a
+    elif kind == CLIP_ADD:
+        raw = a + b
+    else:
+        raw = a - b
+    if unsigned:
+        return clip(raw, 0, 255), raw >> 8 & 1
+    return clip(raw, -128, 127) & 0xFF, 1 if raw < 0 else 0
 
 
 def vmin(state, word, pending):
     """Per-component minimum."""
-    clipping_op(state, word, pending, min)
+    clipping_op(state, word, pending, CLIP_MIN)
 
 
 def vmax(state, word, pending):
     """Per-component maximum."""
-    clipping_op(state, word, pending, max)
+    clipping_op(state, word, pending, CLIP_MAX)
 
 
 def vabs(state, word, pending):
     """Per-component absolute value of V1, clipped."""
-    clipping_op(state, word, pending, lambda a, b: abs(a))
+    clipping_op(state, word, pending, CLIP_ABS)
 
 
 def vneg(state, word, pending):
     """Per-component negation of V1 (signed), clipped."""
-    clipping_op(state, word, pending, lambda a, b: -a)
+    clipping_op(state, word, pending, CLIP_NEG)
 
 
 def vadd(state, word, pending):
     """Per-component add, clipped."""
-    clipping_op(state, word, pending, lambda a, b: a + b)
+    clipping_op(state, word, pending, CLIP_ADD)
 
 
 def vsub(state, word, pending):
     """Per-component subtract, clipped."""
-    clipping_op(state, word, pending, lambda a, b: a - b)
+    clipping_op(state, word, pending, CLIP_SUB)
 
 
 def vshr(state, word, pending):
