@@ -1,0 +1,105 @@
+"""USSE control semantics (spec/usse.md §2.1, §5): NOP, PHAS, BA/BR (with ``save_link``), the return
+through the link register, the closing SPEC word and the ``end`` flag.
+
+A prepared closure returns None (go on with the next instruction), :data:`END` (the program is
+over) or the index of the next instruction (a taken branch).
+
+Choices where the spec says "unknown":
+
+* The closing word ``0xFB275000A0200000`` (SPEC, category 2, special 0; probably an EMIT of the
+  vertex outputs with the END bit, §2.1) ends the program. Every other SPEC word stops the run as
+  "not modelled", except a return (``w1[21:20]`` = 0, ``w1[22]`` = 0, ``w1[8:6]`` = 2, spec §2.1
+  notes), which jumps to the link register.
+* Branches are uniform: the program has one PC for all lanes. With ``any_inst`` set a branch is
+  taken when its predicate holds in any lane, with ``all_inst`` set when it holds in every lane;
+  with neither, the lanes must agree, and lanes that disagree stop the run as "not modelled"
+  (per-lane divergence has no model).
+* Targets (Vita3K's analyser): BR goes to its own index plus the sign-extended 20-bit
+  ``br_off``; BA to its own index plus ``br_off`` unsigned. ``save_link`` stores the index of the
+  next instruction in the link register (one, shared by all lanes); a return with no link
+  stored stops the run. ``exception``, ``pwait``, ``sync_ext``, ``br_monitor`` and ``syncend``
+  have no effect.
+* NOP and PHAS have no effect (whatever their flag bits). An ``end`` field set on a modelled
+  instruction ends the program after that instruction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .operands import NotModelled, predicate_reader
+from .tables import PREDICATES_EXTENDED
+
+END = -1
+CLOSING_WORD = 0xFB275000A0200000
+
+
+def with_end(run, end):
+    """``run`` followed by the end of the program when ``end`` is set."""
+    if not end:
+        return run
+
+    def run_then_end(state):
+        run(state)
+        return END
+    return run_then_end
+
+
+def no_effect(state):
+    return None
+
+
+def prepare_nop(f, ctx):
+    return no_effect
+
+
+def prepare_phas(f, ctx):
+    return no_effect
+
+
+def _taken(pred, state, any_inst: bool, all_inst: bool) -> bool:
+    if pred is None:
+        return True
+    lanes = pred(state)
+    if any_inst:
+        return bool(np.any(lanes))
+    if all_inst:
+        return bool(np.all(lanes))
+    taken = bool(np.all(lanes))
+    if taken != bool(np.any(lanes)):
+        raise NotModelled("divergent branch (lanes disagree on its predicate)")
+    return taken
+
+
+def prepare_br(f, ctx):
+    offset = f["br_off"]
+    if f["br_type"] and offset & 0x80000:
+        offset -= 1 << 20
+    target = ctx.index + offset
+    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
+    any_inst, all_inst, link = bool(f["any_inst"]), bool(f["all_inst"]), bool(f["save_link"])
+    after = ctx.index + 1
+
+    def run(state):
+        if not _taken(pred, state, any_inst, all_inst):
+            return None
+        if link:
+            state.link = after
+        return target
+    return run
+
+
+def prepare_spec(f, ctx):
+    w1 = ctx.word >> 32
+    if ctx.word == CLOSING_WORD:
+        return lambda state: END
+    if f["category"] == 0 and f["special"] == 0 and (w1 >> 6) & 7 == 2:
+        def run(state):
+            if state.link is None:
+                raise NotModelled("return with no link stored")
+            return state.link
+        return run
+    raise NotModelled(f"SPEC category {f['category']} special {f['special']}")
+
+
+PREPARE = {"NOP": prepare_nop, "PHAS": prepare_phas, "BR": prepare_br, "SPEC": prepare_spec}

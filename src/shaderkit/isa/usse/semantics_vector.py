@@ -1,0 +1,262 @@
+"""USSE vector float ALU semantics (spec/usse.md §5): VMAD2, V32NMAD/V16NMAD (every ``op2``), the
+single-issue VMAD and VDP on GPI registers, and VCOMP (rcp, rsq, log, exp).
+
+Each ``prepare_<form>(fields, ctx)`` decodes the form's raw fields once into a closure of the
+state (operands, swizzles, masks and predicate resolved before the run); the closure computes
+every lane at once.
+
+Choices where the spec says "unknown":
+
+* Arithmetic is IEEE single precision (multiply-add computed in double and rounded once, i.e.
+  fused); F16 forms compute in single precision and round each written channel to F16.
+* V32NMAD/V16NMAD ``VDP`` (op2 7) writes the 4-channel dot product to every enabled channel.
+  ``VDSX``/``VDSY`` (op2 3, 4): screen-space derivatives have no meaning in a vertex program;
+  they are not modelled.
+* VMAD/VDP with ``opcode2`` 0 (vec3) never write channel w. VDP ``clip_plane_enable`` is not
+  modelled.
+* VCOMP reads one source channel (``src_comp``) and writes the scalar result to every enabled
+  channel; C10 source or destination types are not modelled. ``log2`` of 0 is -inf, of a
+  negative number NaN, as IEEE says.
+* Repeats: iteration ``k`` steps storage operands by ``2k`` registers and internal registers by
+  ``k`` (spec §4, Vita3K's model without SMLSI); VMAD/VDP repeat mode 0 ("external") steps
+  storage operands by ``4k`` and leaves internal ones, mode 1 steps only internal ones, mode 2
+  both, mode 3 as the generic rule. SMLSI increments are not modelled (an SMLSI word stops the
+  run). VDP's write mask rotates left by one per iteration.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .operands import (
+    NotModelled, Internal, apply_modifier, channel_code, dest_operand, mask_channels, modifier,
+    predicate_reader, read_channels, src0_operand, src12_operand, swizzle_indices, vector_write_mask,
+    write_channels,
+)
+from .tables import (
+    PREDICATES_EXTENDED, PREDICATES_VECTOR, PREDICATES_VMAD2, VEC3_EXT, VEC3_STD, VEC4_EXT, VEC4_STD,
+    VMAD2_SWIZZLES, vector_swizzle_12,
+)
+
+
+def fma(a, b, c):
+    return (np.float64(a) * np.float64(b) + np.float64(c)).astype(np.float32)
+
+
+def _lanes(pred, state):
+    return None if pred is None else pred(state)
+
+
+def sequence(closures):
+    closures = tuple(closures)
+    if len(closures) == 1:
+        return closures[0]
+
+    def run(state):
+        for closure in closures:
+            closure(state)
+    return run
+
+
+def table_swizzle(table, code: int) -> tuple:
+    swizzle = table[code]
+    if swizzle is None:
+        raise NotModelled(f"swizzle code {code}")
+    return swizzle_indices(swizzle)
+
+
+# -- VMAD2 ------------------------------------------------------------------------------------
+def prepare_vmad2(f, ctx):
+    f16 = bool(f["dat_fmt"])
+    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
+    dest = dest_operand(f["dest_bank"], 0, f["dest_n"], **kw)
+    s0 = src0_operand(f["src0_bank"], 0, f["src0_n"], **kw)
+    s1 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
+    s2 = src12_operand(f["src2_bank"], f["src2_bank_ext"], f["src2_n"], **kw)
+    z0 = swizzle_indices(VMAD2_SWIZZLES["src0"][f["src0_swiz_bits2"] << 2 | f["src0_swiz_bits01"]])
+    z1 = swizzle_indices(VMAD2_SWIZZLES["src1"][f["src1_swiz_bit2"] << 2 | f["src1_swiz_bits01"]])
+    z2 = swizzle_indices(VMAD2_SWIZZLES["src2"][f["src2_swiz"]])
+    m0, m1, m2 = (False, bool(f["src0_abs"])), modifier(f["src1_mod"]), modifier(f["src2_mod"])
+    channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
+    pred = predicate_reader(PREDICATES_VMAD2, f["pred"])
+
+    def run(state):
+        a = apply_modifier(read_channels(state, s0, z0, f16), *m0)
+        b = apply_modifier(read_channels(state, s1, z1, f16), *m1)
+        c = apply_modifier(read_channels(state, s2, z2, f16), *m2)
+        write_channels(state, dest, channels, [fma(a[k], b[k], c[k]) for k in range(4)], f16, _lanes(pred, state))
+    return run
+
+
+# -- V32NMAD / V16NMAD ------------------------------------------------------------------------
+def _frc(a, b):
+    return (a - np.floor(b)).astype(np.float32)
+
+
+NMAD_OPS = {
+    0: ("VMUL", lambda a, b: [(a[k] * b[k]).astype(np.float32) for k in range(4)]),
+    1: ("VADD", lambda a, b: [(a[k] + b[k]).astype(np.float32) for k in range(4)]),
+    2: ("VFRC", lambda a, b: [_frc(a[k], b[k]) for k in range(4)]),
+    5: ("VMIN", lambda a, b: [np.minimum(a[k], b[k]).astype(np.float32) for k in range(4)]),
+    6: ("VMAX", lambda a, b: [np.maximum(a[k], b[k]).astype(np.float32) for k in range(4)]),
+    7: ("VDP", lambda a, b: [sum(np.float64(a[k]) * np.float64(b[k]) for k in range(4)).astype(np.float32)] * 4),
+}
+
+
+def _prepare_nmad(f, ctx, f16):
+    if f["op2"] not in NMAD_OPS:
+        raise NotModelled(f"op2 {f['op2']} ({'VDSX' if f['op2'] == 3 else 'VDSY'}: derivatives in a vertex program)")
+    _, operation = NMAD_OPS[f["op2"]]
+    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
+    dest = dest_operand(f["dest_bank_sel"], f["dest_bank_ext"], f["dest_n"], **kw)
+    s1 = src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], **kw)
+    s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
+    code = f["src1_swiz_0_6"] | f["src1_swiz_7_8"] << 7 | f["src1_swiz_9"] << 9 | f["src1_swiz_10_11"] << 10
+    z1 = swizzle_indices(vector_swizzle_12(code))
+    z2 = table_swizzle(VEC4_STD, f["src2_swiz"])
+    m1, m2 = modifier(f["src1_mod"]), (False, bool(f["src2_mod"]))
+    channels = mask_channels(f["dest_mask"])
+    pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
+
+    def run(state):
+        a = apply_modifier(read_channels(state, s1, z1, f16), *m1)
+        b = apply_modifier(read_channels(state, s2, z2, f16), *m2)
+        write_channels(state, dest, channels, operation(a, b), f16, _lanes(pred, state))
+    return run
+
+
+def prepare_v32nmad(f, ctx):
+    return _prepare_nmad(f, ctx, False)
+
+
+def prepare_v16nmad(f, ctx):
+    return _prepare_nmad(f, ctx, True)
+
+
+# -- VMAD / VDP (GPI sources) -------------------------------------------------------------------
+def _repeat_steps(mode: int, k: int) -> tuple[int, int]:
+    """(storage step, internal step) of iteration k for VMAD/VDP repeat modes (§4)."""
+    return {0: (4 * k, 0), 1: (0, k), 2: (4 * k, k), 3: (2 * k, k)}[mode]
+
+
+def _gpi_table(vec4: bool, ext: int):
+    return (VEC4_EXT if ext else VEC4_STD) if vec4 else (VEC3_EXT if ext else VEC3_STD)
+
+
+def prepare_vmad(f, ctx):
+    vec4 = bool(f["opcode2"])
+    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
+    dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
+    src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
+    g0, g1 = Internal(f["gpi0_n"]), Internal(f["gpi1_n"])
+    z0 = table_swizzle(_gpi_table(vec4, f["gpi0_swiz_ext"]), f["gpi0_swiz"])
+    z1 = table_swizzle(_gpi_table(vec4, f["src1_swiz_ext"]), f["src1_swiz"])
+    z2 = table_swizzle(_gpi_table(vec4, f["gpi1_swiz_ext"]), f["gpi1_swiz"])
+    m0 = (bool(f["gpi0_neg"]), bool(f["gpi0_abs"]))
+    m1 = (bool(f["src1_neg"]), bool(f["src1_abs"]))
+    m2 = (bool(f["gpi1_neg"]), bool(f["gpi1_abs"]))
+    mask = f["write_mask"] & (0xF if vec4 else 0x7)
+    pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
+    closures = []
+    for k in range(f["repeat_count"] + 1):
+        step, istep = _repeat_steps(f["repeat_mode"], k)
+        dest, s1 = dest0.offset(step, istep), src0.offset(step, istep)
+        a_op, c_op = g0.offset(0, istep), g1.offset(0, istep)
+        channels = mask_channels(mask)
+
+        def run(state, dest=dest, s1=s1, a_op=a_op, c_op=c_op, channels=channels):
+            a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
+            b = apply_modifier(read_channels(state, s1, z1, False), *m1)
+            c = apply_modifier(read_channels(state, c_op, z2, False), *m2)
+            write_channels(state, dest, channels, [fma(a[i], b[i], c[i]) for i in range(4)], False, _lanes(pred, state))
+        closures.append(run)
+    return sequence(closures)
+
+
+def prepare_vdp(f, ctx):
+    if f["clip_plane_enable"]:
+        raise NotModelled("VDP clip_plane_enable")
+    vec4 = bool(f["opcode2"])
+    width = 4 if vec4 else 3
+    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
+    dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
+    src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
+    g0 = Internal(f["gpi0_n"])
+    z0 = table_swizzle(_gpi_table(vec4, 0), f["gpi0_swiz"])
+    z1 = tuple(channel_code(f[f"src1_swiz_{c}"]) for c in "xyzw")
+    m0 = (False, bool(f["gpi0_abs"]))
+    m1 = (bool(f["src1_neg"]), bool(f["src1_abs"]))
+    pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
+    closures = []
+    mask = f["write_mask"]
+    for k in range(f["repeat_count"] + 1):
+        step, istep = _repeat_steps(f["repeat_mode"], k)
+        dest, s1, a_op = dest0.offset(step, istep), src0.offset(step, istep), g0.offset(0, istep)
+        rotated = ((mask << k) | (mask >> (4 - k % 4))) & 0xF if k % 4 else mask
+        channels = mask_channels(rotated)
+
+        def run(state, dest=dest, s1=s1, a_op=a_op, channels=channels):
+            a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
+            b = apply_modifier(read_channels(state, s1, z1, False), *m1)
+            dot = sum(np.float64(a[i]) * np.float64(b[i]) for i in range(width)).astype(np.float32)
+            write_channels(state, dest, channels, [dot] * 4, False, _lanes(pred, state))
+        closures.append(run)
+    return sequence(closures)
+
+
+# -- VCOMP --------------------------------------------------------------------------------------
+def _rcp(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.float32(1) / x).astype(np.float32)
+
+
+def _rsq(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (np.float32(1) / np.sqrt(x)).astype(np.float32)
+
+
+def _log(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log2(x).astype(np.float32)
+
+
+def _exp(x):
+    with np.errstate(over="ignore"):
+        return np.exp2(x).astype(np.float32)
+
+
+COMPLEX_OPS = {0: ("VRCP", _rcp), 1: ("VRSQ", _rsq), 2: ("VLOG", _log), 3: ("VEXP", _exp)}
+
+
+def prepare_vcomp(f, ctx):
+    if f["src_type"] > 1 or f["dest_type"] > 1:
+        raise NotModelled("VCOMP type C10 or 3")
+    _, operation = COMPLEX_OPS[f["op2"]]
+    src_f16, dest_f16 = f["src_type"] == 1, f["dest_type"] == 1
+    kw = dict(doubled=True, bits=8, secondary=ctx.secondary)
+    dest0 = dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_n"], **kw)
+    src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
+    negate, absolute = modifier(f["src1_mod"])
+    comp = f["src_comp"]
+    channels = mask_channels(f["write_mask"])
+    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
+    closures = []
+    for k in range(f["repeat_count"] + 1):
+        dest, src = dest0.offset(2 * k, k), src0.offset(2 * k, k)
+
+        def run(state, dest=dest, src=src):
+            x = apply_modifier([(src.f16 if src_f16 else src.f32)(state, comp)], negate, absolute)[0]
+            write_channels(state, dest, channels, [operation(np.float32(x) if np.isscalar(x) else x)] * 4,
+                           dest_f16, _lanes(pred, state))
+        closures.append(run)
+    return sequence(closures)
+
+
+PREPARE = {
+    "VMAD2": prepare_vmad2,
+    "V32NMAD": prepare_v32nmad,
+    "V16NMAD": prepare_v16nmad,
+    "VMAD": prepare_vmad,
+    "VDP": prepare_vdp,
+    "VCOMP": prepare_vcomp,
+}
