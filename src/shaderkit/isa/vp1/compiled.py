@@ -237,7 +237,8 @@ def _build():
                     constant = mad_rounding(rs, False, vw >> 8 & 1, uccfg_down)
                     src2, partner = vw >> 9 & 31, src1 | 1
                     for i in range(16):
-                        acc = sext((v[partner, i] << rs) + (v[src1, i] - v[partner, i]) * v[src2, i] + constant, 28)
+                        acc = accumulate_one(v[partner, i] << rs, (v[src1, i] - v[partner, i]) * v[src2, i], False,
+                                             constant)
                         vector_result[i] = read_out(acc, rs, True, False)
                 elif reads_s2v[op] and op < 0xB3:
                     # vmad2 (84 85 95): acc = in(V2) << rs + V1·f1 + V[SRC1|1]·f2; vmac2 (86 87 96 97
@@ -320,12 +321,11 @@ def _build():
                     else:
                         second = ((vw >> 9 & 31) | (vw & 1) << 5) * 4
                     src2 = vw >> 9 & 31
-                    scale = 8 if integer else 0
                     for i in range(16):
                         x = mad_input(v[src1, i], sign1, fract)
                         y = mad_input(v[src2, i] if second < 0 else second, sign2, fract)
                         base = sext(va[i], 28) if multiply_from_va[op] else 0
-                        acc = sext(base + ((x * y) << scale) + constant, 28)
+                        acc = accumulate_one(base, x * y, integer == 1, constant)
                         new_va[i] = acc & VA_MASK
                         vector_result[i] = read_out(acc, rs, unsigned_out, low)
                     va_written = True
