@@ -454,3 +454,36 @@ def test_many_lanes_in_one_run():
     program = [nmad(0, src1_n=0, src2_n=0, src2_swiz=1, dest_mask=0b0001)]  # o0.x = pa0.x * pa0.y
     o = as_float(run(program, lanes=lanes, pa=pa).bank("o")[0])
     assert np.array_equal(o, values * 2)
+
+
+# -- repeats (§4, without SMLSI) -------------------------------------------------------------------
+def test_vcomp_repeat_steps_registers_by_two():
+    pa = column(f32(4, 0, 2, 0, 8, 0))
+    # rcp of pa0.x, pa2.x, pa4.x into o0, o2, o4 (x only)
+    program = [word("VCOMP", op2=0, dest_bank=1, dest_n=0, src1_bank=2, src1_n=0, write_mask=1, repeat_count=2)]
+    o = as_float(run(program, pa=pa).bank("o")[:6, 0])
+    assert list(o) == [0.25, 0, 0.5, 0, 0.125, 0]
+
+
+def test_vmad_external_repeat_steps_storage_by_four_and_vdp_rotates_its_mask():
+    pa = column(f32(1, 1, 1, 1, 2, 2, 2, 2))
+    program = [load_i(0, 0), load_i(1, 2),
+               # repeat mode 0 (external), 2 iterations: o0 = i0 * pa0 + i0 ; o4 = i0 * pa4 + i0 (x only)
+               word("VMAD", opcode2=1, dest_bank=1, dest_n=0, src1_bank=2, src1_n=0, gpi0_swiz=4, src1_swiz=4,
+                    gpi1_swiz=4, write_mask=0b0001, repeat_mode=0, repeat_count=1),
+               # VDP vec4 to o8 with mask x, 2 iterations in mode 3: storage steps by 2, internal by 1
+               word("VDP", opcode2=1, dest_bank=1, dest_n=4, src1_bank=2, src1_n=2, gpi0_n=0, gpi0_swiz=4,
+                    src1_swiz_x=0, src1_swiz_y=1, src1_swiz_z=2, src1_swiz_w=3, write_mask=0b0001,
+                    repeat_mode=3, repeat_count=1)]
+    o = as_float(run(program, pa=pa).bank("o")[:16, 0])
+    assert (o[0], o[4]) == (2, 3)
+    # iteration 0: o8.x = dot(i0 = 1111, pa4..7 = 2222) = 8 ; iteration 1, mask rotated to y:
+    # o10.y (register o11) = dot(i1 = 2222, pa6..9 = 2 2 0 0) = 8, o10 itself untouched
+    assert (o[8], o[9], o[10], o[11]) == (8, 0, 0, 8)
+
+
+def test_vmov_repeat():
+    pa = column(f32(1, 2, 3, 4))
+    program = [vmov(src1_bank_sel=2, src1_n=0, src0_swiz=4, dest_mask=0b0001, repeat_count=1)]
+    o = as_float(run(program, pa=pa).bank("o")[:4, 0])
+    assert list(o) == [1, 0, 3, 0]

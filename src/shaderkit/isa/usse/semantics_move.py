@@ -6,9 +6,10 @@ Choices where the spec says "unknown" or gives only Vita3K's model:
 
 * VMOV with an integer data type (i8, i16, i32) moves the whole 32-bit register ``n`` (channel x
   only, no swizzle, as Vita3K); VMOVC compares it as a signed integer of the data type's width
-  (low bits). C10 moves, ``move_type`` 3 and repeats are not modelled. For an unconditional
-  move ``w1[18]`` is the ``end`` flag (the program ends after the move); for a conditional
-  move it is source 0's bank extension.
+  (low bits). C10 moves and ``move_type`` 3 are not modelled. Repeat iteration k steps every
+  storage operand by 2k registers (F32/F16; k for integer types) and internal ones by k (§4,
+  without SMLSI). For an unconditional move ``w1[18]`` is the ``end`` flag (the program ends
+  after the move); for a conditional move it is source 0's bank extension.
 * VMOVCU8 compares source 0's register ``n`` as four U8 channels (byte c is channel c), after
   source 0's swizzle when ``src0_comp_sel`` is set.
 * VPCK conversions: ``scale`` maps U8 0..255 to 0..1, S8 -127..127 to -1..1 (-128 reads -1),
@@ -30,6 +31,7 @@ from .operands import (
     register_operand, src0_operand, src12_operand, swizzle_indices, vector_write_mask, write_channels,
 )
 from .semantics_control import with_end
+from .semantics_vector import sequence
 from .tables import PREDICATES_EXTENDED, SRC12_BANKS, VEC4_STD
 
 FLOAT_TYPES = {4: True, 5: False}  # move_data_type -> F16?
@@ -51,32 +53,42 @@ def prepare_vmov(f, ctx):
         raise NotModelled("VMOV move_type 3")
     if data_type == 3 or data_type > 5:
         raise NotModelled(f"VMOV data type {data_type}")
-    if f["repeat_count"]:
-        raise NotModelled("VMOV repeat")
     is_float = data_type in FLOAT_TYPES
     f16 = FLOAT_TYPES.get(data_type, False)
     kw = dict(doubled=is_float, bits=7 if is_float else 6, secondary=ctx.secondary)
     dest = dest_operand(f["dest_bank_sel"], f["dest_bank_ext"], f["dest_n"], **kw)
     s1 = src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], **kw)
-    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
-    end = move_type == 0 and f["end_or_src0_bank_ext"]
-    compare = COMPARE[f["test_bit_2"] << 1 | f["test_bit_1"]]
+    s0 = s2 = None
     if move_type:
         s0 = src0_operand(f["src0_bank_sel"], f["end_or_src0_bank_ext"], f["src0_n"], **kw)
         s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
+    step = 2 if is_float else 1
+    closures = []
+    for k in range(f["repeat_count"] + 1):
+        operands = [None if operand is None else operand.offset(step * k, k) for operand in (dest, s0, s1, s2)]
+        closures.append((_vmov_float if is_float else _vmov_integer)(f, *operands, f16=f16))
+    return with_end(sequence(closures), move_type == 0 and f["end_or_src0_bank_ext"])
 
-    if not is_float:
-        width = INT_WIDTHS[data_type]
 
-        def run(state):
-            lanes = None if pred is None else pred(state)
-            value = s1.word(state, 0)
-            if move_type:
-                test = (s0.word(state, 0) & np.uint32(0xFF)) if move_type == 2 else _signed(s0.word(state, 0), width)
-                value = np.where(compare(test, 0), value, s2.word(state, 0))
-            dest.write_word(state, 0, value, lanes)
-        return with_end(run, end)
+def _vmov_integer(f, dest, s0, s1, s2, f16):
+    move_type, width = f["move_type"], INT_WIDTHS[f["move_data_type"]]
+    compare = COMPARE[f["test_bit_2"] << 1 | f["test_bit_1"]]
+    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
 
+    def run(state):
+        lanes = None if pred is None else pred(state)
+        value = s1.word(state, 0)
+        if move_type:
+            test = (s0.word(state, 0) & np.uint32(0xFF)) if move_type == 2 else _signed(s0.word(state, 0), width)
+            value = np.where(compare(test, 0), value, s2.word(state, 0))
+        dest.write_word(state, 0, value, lanes)
+    return run
+
+
+def _vmov_float(f, dest, s0, s1, s2, f16):
+    move_type = f["move_type"]
+    compare = COMPARE[f["test_bit_2"] << 1 | f["test_bit_1"]]
+    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
     swizzle = swizzle_indices(VEC4_STD[f["src0_swiz"]])
     swizzle0 = swizzle if f["src0_comp_sel"] else (0, 1, 2, 3)
     channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
@@ -94,7 +106,7 @@ def prepare_vmov(f, ctx):
                          for e in swizzle0]
             values = [np.where(compare(tests[c], 0), values[c], other[c]) for c in range(4)]
         write_channels(state, dest, channels, values, f16, lanes)
-    return with_end(run, end)
+    return run
 
 
 # -- VPCK ---------------------------------------------------------------------------------------
