@@ -121,8 +121,7 @@ def _build():
     from . import state as state_module
 
     M32 = 0xFFFFFFFF
-    C_ZERO = (1 << 11) | (1 << 12) | (1 << 14)
-    C_ONE = 1 << 15
+    C_ZERO, C_ONE = state_module.C_ALWAYS_ZERO, state_module.C_ALWAYS_ONE  # $c bits that read as 0 / 1
 
     # The interpreter's $a arithmetic (§8.2) and mangled source (§4.3), compiled likewise.
     # The multiply-accumulate datapath's readout shift (§7.2), compiled likewise.
@@ -142,6 +141,7 @@ def _build():
     cmpad_flags = compiled_s2v.jit_rule(njit, semantics_vector.cmpad_flags)
     bitop = compiled_s2v.jit_rule(njit, semantics_scalar.bitop)
     selection_mask, mangled_index = rules.selection_mask, rules.mangled_index
+    swizzle_source = compiled_s2v.jit_rule(njit, semantics_vector.swizzle_source)
     clipping_component = compiled_s2v.jit_rule(njit, semantics_vector.clipping_component, sext8=rules.sext8,
                                                clip=rules.clip)
     clip_kind = np.full(256, -1, dtype=np.int64)  # the clipping ops' rule, by the interpreter's opcode table
@@ -332,11 +332,7 @@ def _build():
                 elif op == 0x9B:  # vswz: component i from V1 or V2 as selector byte V3[i] says
                     src2, src3, high = vw >> 9 & 31, vw >> 4 & 31, vw >> 3 & 1
                     for i in range(16):
-                        selector = v[src3, i]
-                        if high:
-                            component, source = selector >> 4, selector & 1
-                        else:
-                            component, source = selector & 0xF, selector >> 4 & 1
+                        component, source = swizzle_source(v[src3, i], high)
                         vector_result[i] = v[src2, component] if source else v[src1, component]
                 elif op == 0x8E or op == 0x9E or op == 0xAE or op == 0xBE:  # vshr: sf = result bit 7, zf
                     src2 = vw >> 9 & 31

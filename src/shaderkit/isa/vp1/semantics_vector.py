@@ -232,10 +232,17 @@ def vswz(state, word, pending):
     high = word >> 3 & 1
     result = []
     for i in COMPONENTS:
-        selector = v3[i]
-        component, source = (selector >> 4, selector & 1) if high else (selector & 0xF, selector >> 4 & 1)
+        component, source = swizzle_source(v3[i], high)
         result.append((v2 if source else v1)[component])
     pending.vector_v = (DST(word), result)
+
+
+def swizzle_source(selector: int, high: int) -> tuple[int, int]:
+    """(component, source: 0 = V1, 1 = V2) a vswz selector byte names (a plain integer rule,
+    which the compiled loop runs too)."""
+    if high:
+        return selector >> 4, selector & 1
+    return selector & 0xF, selector >> 4 & 1
 
 
 def vadd9(state, word, pending):
