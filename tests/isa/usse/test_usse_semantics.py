@@ -413,7 +413,7 @@ def test_the_closing_word_ends_the_program_before_unmodelled_words():
     ("SMP", word("SMP", dim=1)),
     ("VDUAL", word("VDUAL")),
     ("KILL", word("KILL")),
-    ("SMLSI", word("SMLSI")),
+    ("SMBO", word("SMBO")),
     (".word", 0x16 << 59),
     ("SPEC", (0x1F << 59) | (2 << 52)),
 ])
@@ -487,3 +487,21 @@ def test_vmov_repeat():
     program = [vmov(src1_bank_sel=2, src1_n=0, src0_swiz=4, dest_mask=0b0001, repeat_count=1)]
     o = as_float(run(program, pa=pa).bank("o")[:4, 0])
     assert list(o) == [1, 0, 3, 0]
+
+
+def test_smlsi_sets_the_repeat_increments_of_later_instructions():
+    pa = column(f32(*range(1, 17)))
+    program = [
+        # dest increment 2, src1 increment 3 (signed bytes): float forms step storage by 2 * inc
+        word("SMLSI", dest_inc=2, src1_inc=3),
+        word("VCOMP", op2=0, dest_bank=1, dest_n=0, src1_bank=2, src1_n=0, write_mask=1, repeat_count=1),
+        # swizzle mode for dest and src1: entries (k=0) 0, (k=1) 3 -> byte 0b1100
+        word("SMLSI", dest_inc_mode=1, src1_inc_mode=1, dest_inc=0b1100, src1_inc=0b1100),
+        word("VCOMP", op2=0, dest_bank=1, dest_n=10, src1_bank=2, src1_n=0, write_mask=1, repeat_count=1),
+    ]
+    o = as_float(run(program, pa=pa).bank("o")[:28, 0])
+    # first VCOMP: o0 = 1/pa0 ; iteration 1: o(0 + 4) = 1/pa(0 + 6)
+    assert (o[0], o[4]) == (1.0, np.float32(1 / 7))
+    # second: o20 = 1/pa0 ; iteration 1: o(20 + 6) = 1/pa(0 + 6)
+    assert (o[20], o[26]) == (1.0, np.float32(1 / 7))
+    assert o[2] == 0 and o[22] == 0

@@ -20,8 +20,8 @@ too (:mod:`.operands`).
 Modelled forms: VMAD2, V32NMAD and V16NMAD (op2 0–2, 5–7), VMAD, VDP, VCOMP
 (:mod:`.semantics_vector`); VMOV/VMOVC/VMOVCU8, VPCK, LIMM (:mod:`.semantics_move`); VTST,
 VTSTMSK (:mod:`.semantics_test`); VBW (:mod:`.semantics_integer`); NOP, PHAS, BA/BR, the
-return, the closing SPEC word (:mod:`.semantics_control`). Everything else — SMP, VLDST, KILL,
-DEPTHF, VDUAL, SOP*, the integer MADs, I8MAD2, SMLSI, SMBO, data words, other SPEC words,
+return, the closing SPEC word, SMLSI (:mod:`.semantics_control`). Everything else — SMP, VLDST,
+KILL, DEPTHF, VDUAL, SOP*, the integer MADs, I8MAD2, SMBO, data words, other SPEC words,
 operands in the global/index banks — stops the run with ``InputError("not modelled: <form>
 <16 hex digits> at instruction N (...)")`` when it is reached (the program's own words after the
 end are never touched).
@@ -49,7 +49,7 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from .description import fields_reading
-from .operands import STORAGE_BANKS, NotModelled, UsseState, record_needs
+from .operands import STORAGE_BANKS, Moe, NotModelled, UsseState, record_needs
 from .semantics_control import END
 from .semantics_control import PREPARE as CONTROL
 from .semantics_integer import PREPARE as INTEGER
@@ -69,6 +69,7 @@ class Context:
     index: int
     word: int
     secondary: bool
+    moe: Moe  # the SMLSI state, shared by the program's instructions in program order
 
 
 def form_name(instruction) -> str:
@@ -106,6 +107,7 @@ def prepare_program(words: Sequence[int], secondary: bool = False, needed: dict 
 def _prepare(words, secondary):
     description = fields_reading()
     program = []
+    moe = Moe()
     for index, word in enumerate(words):
         word = int(word) & 0xFFFFFFFFFFFFFFFF
         instruction = description.decode([word & 0xFFFFFFFF, word >> 32])
@@ -116,7 +118,7 @@ def _prepare(words, secondary):
             program.append(_not_modelled(f"not modelled: {where}"))
             continue
         try:
-            run = prepare(dict(instruction.fields), Context(index, word, secondary))
+            run = prepare(dict(instruction.fields), Context(index, word, secondary, moe))
         except NotModelled as error:
             program.append(_not_modelled(f"not modelled: {where} ({error})"))
             continue

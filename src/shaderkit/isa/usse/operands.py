@@ -150,7 +150,11 @@ class Register(Operand):
         return self.bank, self.number + 4
 
     def offset(self, registers, internal):
-        return Register(self.bank, self.number + registers) if registers else self
+        if not registers:
+            return self
+        if self.number + registers < 0:
+            raise NotModelled(f"repeat steps {self.name} below register 0")
+        return Register(self.bank, self.number + registers)
 
     def word(self, state, k):
         return state.banks[self.bank][self.number + k]
@@ -300,6 +304,35 @@ def src0_operand(bank_field, ext, number, **kw) -> Operand:
 
 def src12_operand(bank_field, ext, number, **kw) -> Operand:
     return register_operand(SRC12_BANKS[bank_field, ext], number, **kw)
+
+
+# -- repeats (§4) -------------------------------------------------------------------------------
+DEST, SRC0, SRC1, SRC2 = range(4)
+
+
+class Moe:
+    """The MOE state SMLSI sets, followed statically in program order while a program is
+    prepared: ``increments`` is None (no SMLSI yet) or, per operand role (dest, src0, src1,
+    src2), (swizzle_mode, value) with value a signed 8-bit increment or, in swizzle mode, the
+    byte of four 2-bit entries."""
+
+    def __init__(self):
+        self.increments = None
+
+
+def repeat_operand(operand: Operand, moe: Moe | None, role: int, k: int, float_form: bool) -> Operand:
+    """The operand of repeat iteration ``k`` (§4, Vita3K's model): without SMLSI the increment
+    is k; after SMLSI it is ``k * inc`` or, in swizzle mode, entry ``k mod 4`` of the byte.
+    Storage operands step by twice the increment in float forms, internal registers by it."""
+    increments = moe.increments if moe is not None else None
+    if increments is None:
+        step = k
+    else:
+        swizzle_mode, value = increments[role]
+        step = (value >> (2 * (k % 4))) & 3 if swizzle_mode else k * value
+    if isinstance(operand, Internal):
+        return operand.offset(0, step)
+    return operand.offset(2 * step if float_form else step, 0)
 
 
 # -- swizzles, modifiers, masks ----------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""USSE control semantics (spec/usse.md §2.1, §5): NOP, PHAS, BA/BR (with ``save_link``), the return
-through the link register, the closing SPEC word and the ``end`` flag.
+"""USSE control semantics (spec/usse.md §2.1, §4, §5): NOP, PHAS, BA/BR (with ``save_link``), the
+return through the link register, the closing SPEC word, the ``end`` flag and SMLSI (MOE
+increments for repeats).
 
 A prepared closure returns None (go on with the next instruction), :data:`END` (the program is
 over) or the index of the next instruction (a taken branch).
@@ -19,6 +20,10 @@ Choices where the spec says "unknown":
   next instruction in the link register (one, shared by all lanes); a return with no link
   stored stops the run. ``exception``, ``pwait``, ``sync_ext``, ``br_monitor`` and ``syncend``
   have no effect.
+* SMLSI is followed statically, in program order, while the program is prepared: it sets the
+  MOE increments of the repeated instructions after it (:func:`~.operands.repeat_operand`),
+  whatever branches do at run time; ``temp_limit``, ``pa_limit`` and ``sa_limit`` (meaning
+  unknown) are ignored. SMBO (base offsets, meaning in execution unknown) is not modelled.
 * NOP and PHAS have no effect (whatever their flag bits). An ``end`` field set on a modelled
   instruction ends the program after that instruction.
 """
@@ -102,4 +107,17 @@ def prepare_spec(f, ctx):
     raise NotModelled(f"SPEC category {f['category']} special {f['special']}")
 
 
-PREPARE = {"NOP": prepare_nop, "PHAS": prepare_phas, "BR": prepare_br, "SPEC": prepare_spec}
+def _signed8(value: int) -> int:
+    return value - 256 if value & 0x80 else value
+
+
+def prepare_smlsi(f, ctx):
+    """SMLSI sets the MOE increments for the instructions after it in program order (a static
+    model: the run itself does nothing); the limits are ignored."""
+    ctx.moe.increments = tuple(
+        (True, f[f"{role}_inc"]) if f[f"{role}_inc_mode"] else (False, _signed8(f[f"{role}_inc"]))
+        for role in ("dest", "src0", "src1", "src2"))
+    return no_effect
+
+
+PREPARE = {"SMLSI": prepare_smlsi, "NOP": prepare_nop, "PHAS": prepare_phas, "BR": prepare_br, "SPEC": prepare_spec}

@@ -13,15 +13,18 @@ Choices where the spec says "unknown":
 * ``bitwise_partial``: the operation uses the low 16 bits of both sources and writes the 16-bit
   result to bits 15:0 of the destination, keeping bits 31:16.
 * Registers are not doubled (§3.2); a temporary number of 124 or more is ``i(n - 124)``.
-  ``repeat_sel`` 1 repeats ``repeat_count + 1`` times, every storage or internal operand
-  stepping by one register per iteration; ``repeat_sel`` 0 with a non-zero mask is not modelled.
+  ``repeat_sel`` 1 repeats ``repeat_count + 1`` times, operands stepping by the MOE increment
+  (:func:`~.operands.repeat_operand`: k without SMLSI, not doubled; SMLSI roles dest, src1,
+  src2); ``repeat_sel`` 0 with a non-zero mask is not modelled.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .operands import NotModelled, Immediate, dest_operand, predicate_reader, src12_operand
+from .operands import (
+    DEST, SRC1, SRC2, NotModelled, Immediate, dest_operand, predicate_reader, repeat_operand, src12_operand,
+)
 from .semantics_control import with_end
 from .semantics_vector import sequence
 from .tables import PREDICATES_EXTENDED
@@ -82,7 +85,8 @@ def prepare_vbw(f, ctx):
     mask = np.uint64((1 << width) - 1)
     closures = []
     for k in range(count):
-        dest, s1, s2 = dest0.offset(k, k), src1.offset(k, k), src2.offset(k, k)
+        dest, s1, s2 = (repeat_operand(operand, ctx.moe, role, k, False)
+                        for role, operand in ((DEST, dest0), (SRC1, src1), (SRC2, src2)))
 
         def run(state, dest=dest, s1=s1, s2=s2):
             b = _rotate(s2.word(state, 0), rot, width)

@@ -6,9 +6,9 @@ Choices where the spec says "unknown" or gives only Vita3K's model:
 
 * VMOV with an integer data type (i8, i16, i32) moves the whole 32-bit register ``n`` (channel x
   only, no swizzle, as Vita3K); VMOVC compares it as a signed integer of the data type's width
-  (low bits). C10 moves and ``move_type`` 3 are not modelled. Repeat iteration k steps every
-  storage operand by 2k registers (F32/F16; k for integer types) and internal ones by k (§4,
-  without SMLSI). For an unconditional move ``w1[18]`` is the ``end`` flag (the program ends
+  (low bits). C10 moves and ``move_type`` 3 are not modelled. Repeats follow
+  :func:`~.operands.repeat_operand` (float types double the storage step; SMLSI roles dest,
+  src0, src1, src2). For an unconditional move ``w1[18]`` is the ``end`` flag (the program ends
   after the move); for a conditional move it is source 0's bank extension.
 * VMOVCU8 compares source 0's register ``n`` as four U8 channels (byte c is channel c), after
   source 0's swizzle when ``src0_comp_sel`` is set.
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .operands import (
-    NotModelled, Immediate, dest_operand, mask_channels, predicate_reader, read_channels,
+    NotModelled, Immediate, dest_operand, repeat_operand, mask_channels, predicate_reader, read_channels,
     register_operand, src0_operand, src12_operand, swizzle_indices, vector_write_mask, write_channels,
 )
 from .semantics_control import with_end
@@ -62,10 +62,10 @@ def prepare_vmov(f, ctx):
     if move_type:
         s0 = src0_operand(f["src0_bank_sel"], f["end_or_src0_bank_ext"], f["src0_n"], **kw)
         s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
-    step = 2 if is_float else 1
     closures = []
     for k in range(f["repeat_count"] + 1):
-        operands = [None if operand is None else operand.offset(step * k, k) for operand in (dest, s0, s1, s2)]
+        operands = [None if operand is None else repeat_operand(operand, ctx.moe, role, k, is_float)
+                    for role, operand in enumerate((dest, s0, s1, s2))]
         closures.append((_vmov_float if is_float else _vmov_integer)(f, *operands, f16=f16))
     return with_end(sequence(closures), move_type == 0 and f["end_or_src0_bank_ext"])
 

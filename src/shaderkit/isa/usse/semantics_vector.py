@@ -17,11 +17,13 @@ Choices where the spec says "unknown":
 * VCOMP reads one source channel (``src_comp``) and writes the scalar result to every enabled
   channel; C10 source or destination types are not modelled. ``log2`` of 0 is -inf, of a
   negative number NaN, as IEEE says.
-* Repeats: iteration ``k`` steps storage operands by ``2k`` registers and internal registers by
-  ``k`` (spec §4, Vita3K's model without SMLSI); VMAD/VDP repeat mode 0 ("external") steps
-  storage operands by ``4k`` and leaves internal ones, mode 1 steps only internal ones, mode 2
-  both, mode 3 as the generic rule. SMLSI increments are not modelled (an SMLSI word stops the
-  run). VDP's write mask rotates left by one per iteration.
+* Repeats (spec §4, Vita3K's model, :func:`~.operands.repeat_operand`): iteration ``k`` steps
+  storage operands by twice the increment and internal registers by the increment, which is
+  ``k`` without SMLSI, ``k * inc`` or a swizzle entry after it; VMAD/VDP repeat mode 0
+  ("external") steps storage operands by ``4k`` and leaves internal ones, mode 1 steps only
+  internal ones, mode 2 both, mode 3 follows the MOE rule. Operand roles for SMLSI: VMAD dest,
+  GPI0 (src0), unified-store source (src1), GPI1 (src2); VDP dest, GPI0, src1; VCOMP dest,
+  src1. VDP's write mask rotates left by one per iteration.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .operands import (
-    NotModelled, Internal, apply_modifier, channel_code, dest_operand, mask_channels, modifier,
+    DEST, SRC0, SRC1, SRC2, NotModelled, Internal, apply_modifier, repeat_operand, channel_code, dest_operand, mask_channels, modifier,
     predicate_reader, read_channels, src0_operand, src12_operand, swizzle_indices, vector_write_mask,
     write_channels,
 )
@@ -134,9 +136,15 @@ def prepare_v16nmad(f, ctx):
 
 
 # -- VMAD / VDP (GPI sources) -------------------------------------------------------------------
-def _repeat_steps(mode: int, k: int) -> tuple[int, int]:
-    """(storage step, internal step) of iteration k for VMAD/VDP repeat modes (§4)."""
-    return {0: (4 * k, 0), 1: (0, k), 2: (4 * k, k), 3: (2 * k, k)}[mode]
+def _repeat(operand, ctx, role, mode: int, k: int):
+    """The operand of iteration k for VMAD/VDP repeat modes (§4): 0 external (storage operands
+    step by 4k), 1 internal (internal registers by k), 2 both, 3 the MOE (SMLSI) rule."""
+    if mode == 3:
+        return repeat_operand(operand, ctx.moe, role, k, True)
+    internal = isinstance(operand, Internal)
+    if internal:
+        return operand.offset(0, k) if mode in (1, 2) else operand
+    return operand.offset(4 * k, 0) if mode in (0, 2) else operand
 
 
 def _gpi_table(vec4: bool, ext: int):
@@ -159,9 +167,9 @@ def prepare_vmad(f, ctx):
     pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
     closures = []
     for k in range(f["repeat_count"] + 1):
-        step, istep = _repeat_steps(f["repeat_mode"], k)
-        dest, s1 = dest0.offset(step, istep), src0.offset(step, istep)
-        a_op, c_op = g0.offset(0, istep), g1.offset(0, istep)
+        mode = f["repeat_mode"]
+        dest, s1 = _repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k)
+        a_op, c_op = _repeat(g0, ctx, SRC0, mode, k), _repeat(g1, ctx, SRC2, mode, k)
         channels = mask_channels(mask)
 
         def run(state, dest=dest, s1=s1, a_op=a_op, c_op=c_op, channels=channels):
@@ -190,8 +198,9 @@ def prepare_vdp(f, ctx):
     closures = []
     mask = f["write_mask"]
     for k in range(f["repeat_count"] + 1):
-        step, istep = _repeat_steps(f["repeat_mode"], k)
-        dest, s1, a_op = dest0.offset(step, istep), src0.offset(step, istep), g0.offset(0, istep)
+        mode = f["repeat_mode"]
+        dest, s1 = _repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k)
+        a_op = _repeat(g0, ctx, SRC0, mode, k)
         rotated = ((mask << k) | (mask >> (4 - k % 4))) & 0xF if k % 4 else mask
         channels = mask_channels(rotated)
 
@@ -242,7 +251,7 @@ def prepare_vcomp(f, ctx):
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
     closures = []
     for k in range(f["repeat_count"] + 1):
-        dest, src = dest0.offset(2 * k, k), src0.offset(2 * k, k)
+        dest, src = repeat_operand(dest0, ctx.moe, DEST, k, True), repeat_operand(src0, ctx.moe, SRC1, k, True)
 
         def run(state, dest=dest, src=src):
             x = apply_modifier([(src.f16 if src_f16 else src.f32)(state, comp)], negate, absolute)[0]
