@@ -505,3 +505,11 @@ def test_smlsi_sets_the_repeat_increments_of_later_instructions():
     # second: o20 = 1/pa0 ; iteration 1: o(20 + 6) = 1/pa(0 + 6)
     assert (o[20], o[26]) == (1.0, np.float32(1 / 7))
     assert o[2] == 0 and o[22] == 0
+
+
+@pytest.mark.parametrize("form", ["VCOMP", "VMAD", "VDP"])
+def test_the_end_flag_of_vector_forms_ends_the_program(form):
+    first = word(form, end=1, dest_bank=1, write_mask=1)
+    after = limm(9, dest_bank=1, dest_num=8)
+    assert run([first, after]).bank("o")[8, 0] == 0
+    assert run([word(form, dest_bank=1, write_mask=1), after]).bank("o")[8, 0] == 9

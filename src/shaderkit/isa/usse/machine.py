@@ -34,7 +34,8 @@ Execution model choices (spec §8 leaves them open):
 * Temporaries, internal registers, predicates and the link register start at zero for each of
   the two programs; ``o`` starts at zero and keeps what the programs write.
 * A program ends at the closing SPEC word ``0xFB275000A0200000``, at an instruction whose
-  ``end`` field is set (after it), or after its last word.
+  ``end`` field is set (after it: VMAD, VDP, VCOMP, VPCK, VBW, LIMM, unconditional VMOV), or
+  after its last word. ``skipinv``, ``nosched``, ``syncstart`` and ``syncend`` have no effect.
 * Every run has an instruction budget (``budget`` instructions per program, each repeat
   iteration counting as one instruction); a program that exceeds it — a loop — stops with an
   InputError naming the budget and the instruction it had reached.

@@ -35,6 +35,7 @@ from .operands import (
     predicate_reader, read_channels, src0_operand, src12_operand, swizzle_indices, vector_write_mask,
     write_channels,
 )
+from .semantics_control import with_end
 from .tables import (
     PREDICATES_EXTENDED, PREDICATES_VECTOR, PREDICATES_VMAD2, VEC3_EXT, VEC3_STD, VEC4_EXT, VEC4_STD,
     VMAD2_SWIZZLES, vector_swizzle_12,
@@ -178,7 +179,7 @@ def prepare_vmad(f, ctx):
             c = apply_modifier(read_channels(state, c_op, z2, False), *m2)
             write_channels(state, dest, channels, [fma(a[i], b[i], c[i]) for i in range(4)], False, _lanes(pred, state))
         closures.append(run)
-    return sequence(closures)
+    return with_end(sequence(closures), f["end"])
 
 
 def prepare_vdp(f, ctx):
@@ -210,7 +211,7 @@ def prepare_vdp(f, ctx):
             dot = sum(np.float64(a[i]) * np.float64(b[i]) for i in range(width)).astype(np.float32)
             write_channels(state, dest, channels, [dot] * 4, False, _lanes(pred, state))
         closures.append(run)
-    return sequence(closures)
+    return with_end(sequence(closures), f["end"])
 
 
 # -- VCOMP --------------------------------------------------------------------------------------
@@ -258,7 +259,7 @@ def prepare_vcomp(f, ctx):
             write_channels(state, dest, channels, [operation(np.float32(x) if np.isscalar(x) else x)] * 4,
                            dest_f16, _lanes(pred, state))
         closures.append(run)
-    return sequence(closures)
+    return with_end(sequence(closures), f["end"])
 
 
 PREPARE = {
