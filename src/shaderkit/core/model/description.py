@@ -427,8 +427,17 @@ class Description(StatementParser):
         while printed and self._omissible(printed[-1][0], reading):
             printed.pop()
         text = ""
+        operands = set(map(id, part.operands))
+        first_operand = True
         for index, (token, rendered) in enumerate(printed):
-            text += (token.separator if index else "") + rendered
+            separator = token.separator
+            if id(token) in operands:
+                # The first operand shown follows the mnemonic as the template's first operand
+                # does, whichever operands before it are left out.
+                if first_operand and part.operands:
+                    separator = part.operands[0].separator
+                first_operand = False
+            text += (separator if index else "") + rendered
         return text
 
     def claim(self, compiled: CompiledForm, reading: Reading) -> None:

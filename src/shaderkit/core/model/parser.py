@@ -376,6 +376,7 @@ class StatementParser:
                   head: tuple[str, int]) -> Instruction:
         """The instruction with ``fields`` (absent operands at their defaults), checked
         against the template's presence conditions and read back as the decoder would."""
+        self._check_shared_bits(compiled, fields, head)
         reading = self._reading(compiled, fields, context.address)
         for slot in compiled.slots:
             if slot.conditional and (slot.name in present) != compiled.predicates[slot.name](reading):
@@ -383,6 +384,22 @@ class StatementParser:
                 title = self.operands[slot.name].title or slot.name
                 raise SourceError(f"'{compiled.form.mnemonic}': the {title} {wanted} here", head[1], len(head[0]))
         return self._read_back(compiled, reading)
+
+    def _check_shared_bits(self, compiled, fields: dict[str, int], head: tuple[str, int]) -> None:
+        """SourceError when two fields the statement sets overlap and give their shared bits
+        different values (a register number whose low bit is also a selector bit): the bits
+        can hold only one of them."""
+        written: list[tuple[str, int, int]] = []
+        for name, raw in fields.items():
+            declared = self.fields[name]
+            bits = declared.write(0, raw)
+            for earlier, earlier_bits, earlier_mask in written:
+                shared = declared.mask & earlier_mask
+                if shared and (bits ^ earlier_bits) & shared:
+                    raise SourceError(f"'{compiled.form.mnemonic}': operands disagree about bits 0x{shared:x} "
+                                      f"({self._field_title(earlier)} and {self._field_title(name)})",
+                                      head[1], len(head[0]))
+            written.append((name, bits, declared.mask))
 
     def _reading(self, compiled, fields: dict[str, int], address: int) -> Reading:
         """The bits of an instruction of ``compiled``'s form with ``fields``; each implied field
