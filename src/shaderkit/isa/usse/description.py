@@ -18,13 +18,17 @@ from __future__ import annotations
 from functools import cache
 
 from ...core.model import FIRST_MATCH, Annotate, AsData, Description
-from . import forms_vector
+from . import forms_bitwise, forms_control, forms_move, forms_test, forms_vector
 from .encoding import VEC34_FORMS, form_fields
 from .syntax import FormSyntax
 
 # Form name -> the declaration of its syntax (a generator of forms, given a FormSyntax).
 DECLARED = {"VMAD2": forms_vector.vmad2, "V32NMAD": forms_vector.v32nmad, "V16NMAD": forms_vector.v16nmad,
-            "VMAD": forms_vector.vmad, "VDP": forms_vector.vdp, "VCOMP": forms_vector.vcomp}
+            "VMAD": forms_vector.vmad, "VDP": forms_vector.vdp, "VCOMP": forms_vector.vcomp,
+            "VMOV": forms_move.vmov, "VPCK": forms_move.vpck, "LIMM": forms_move.limm,
+            "VTST": forms_test.vtst, "VTSTMSK": forms_test.vtstmsk, "VBW": forms_bitwise.vbw,
+            "NOP": forms_control.nop, "BR": forms_control.br, "KILL": forms_control.kill,
+            "SMLSI": forms_control.smlsi, "SMBO": forms_control.smbo}
 
 
 def raw_form(syntax: FormSyntax):

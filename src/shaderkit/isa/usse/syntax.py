@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ...core.model.assignments import Assignments
 from ...core.model import (Case, Choice, Flags, Immediate, Operand, Registers, SubTable, Swizzle, bit_pattern, case,
                            field, form, mask_names)
 from . import tables
@@ -57,16 +58,20 @@ def _internal_limit(bits: int, doubled: bool) -> int:
 
 
 class FormSyntax:
-    """One form's declaration being built: its fields (spec §10 names plus ``_``-prefixed
-    combinations), its operand bindings, and the fields it carries for the pieces of a combined one."""
+    """One form's declarations being built (one per fixed value of a selector field, sharing
+    operands): the fields (spec §10 names plus ``_``-prefixed combinations) and the operand bindings."""
 
     def __init__(self, name: str, pattern: str, fields: dict[str, str]):
         self.name = name
         self.pattern = pattern
         self.fields: dict[str, object] = dict(fields)
         self.operands: dict = {}
-        self.carries: list[str] = []
+        self.pieces: dict[str, tuple[str, ...]] = {}  # combined field -> the fields it covers whole
         self.unused = _unused_layout(pattern, fields)
+
+    def width(self, name: str) -> int:
+        declared = self.fields[name]
+        return (field(declared) if isinstance(declared, str) else declared).width
 
     def bind(self, role: str, binding) -> str:
         """``{placeholder}`` for ``binding`` under a name of this form's own."""
@@ -77,12 +82,12 @@ class FormSyntax:
     def slot(self, role: str, binding, optional: bool = False) -> str:
         return "{" + self.bind(role, binding) + ("?}" if optional else "}")
 
-    def combined(self, name: str, *pieces: str) -> str:
+    def combined(self, name: str, *pieces: str, layout: str | None = None) -> str:
         """A ``_name`` field of the named fields' bits, most significant first (a swizzle code
-        spread over several fields): the pieces are carried, the combination is shown."""
-        layouts = [self.fields[piece] for piece in pieces]
-        self.fields[f"_{name}"] = field(",".join(layouts))
-        self.carries.extend(pieces)
+        spread over several fields), or of ``layout`` when only some bits of a piece belong to
+        it: a form showing the combination carries the pieces it covers whole."""
+        self.fields[f"_{name}"] = field(layout or ",".join(self.fields[piece] for piece in pieces))
+        self.pieces[f"_{name}"] = pieces
         return f"_{name}"
 
     # -- operands ----------------------------------------------------------------------------
@@ -90,7 +95,7 @@ class FormSyntax:
     def register(self, role: str, *, banks: dict, bank: str | None, ext: str | None, number: str,
                  doubled: bool = False, internal_bits: int | None = None) -> str:
         """A register operand: one case per (bank field, extension bit) value of ``banks``."""
-        width = field(self.fields[number]).width
+        width = self.width(number)
         cases = []
         for (bank_value, ext_value), kind in banks.items():
             if (ext is None and ext_value) or (bank is None and bank_value):
@@ -127,7 +132,7 @@ class FormSyntax:
                      (True, True): f"-|{inner}|"}
         cases: list[Case] = []
         if modifier is not None:
-            width = field(self.fields[modifier]).width
+            width = self.width(modifier)
             meanings = tables.MODIFIERS if width == 2 else ((False, False), (False, True))
             cases = [case(spellings[meaning], **{modifier: value}) for value, meaning in enumerate(meanings)]
         else:
@@ -151,31 +156,32 @@ class FormSyntax:
         return self.bind(role, Operand(field_name, Choice(dict(enumerate(names)) if not isinstance(names, dict)
                                                           else names)))
 
-    def flags(self, *entries: tuple[str, str, int]) -> str:
+    def flags(self, *entries: tuple[str, str, int], role: str = "flags") -> str:
         """A flag set: (flag, field, value) entries."""
-        return self.bind("flags", Flags(tuple((flag, (field_name, value)) for flag, field_name, value in entries)))
+        return self.bind(role, Flags(tuple((flag, (field_name, value)) for flag, field_name, value in entries)))
 
     # -- the form -----------------------------------------------------------------------------
 
     def build(self, template: str, *, shown: set[str] | None = None, **fixed: int):
-        """The form: ``template`` plus a trailing ``name=value`` operand for each field no
-        operand of it reads (and the pattern's free bits), left out while 0."""
-        read = set(fixed) | set(self.carries)
+        """The form: ``template`` plus a trailing operand of ``name=value`` assignments for the
+        fields no operand of it reads and the pattern's free bits (``_unused``), each shown when not 0."""
+        read = set(fixed)
         placeholders = [name for name in self.operands if "{" + name in template]
         for name in placeholders:
             read |= set(self._fields_of(self.operands[name]))
-        extras = []
-        for field_name in list(self.fields):
-            if field_name not in read and not field_name.startswith("_"):
-                extras.append("{" + self.bind(f"raw_{field_name}", Operand(field_name, Immediate(
-                    prefix=f"{field_name}=", radix=16))) + "?}")
+        carries = [piece for name in self.pieces if name in read for piece in self.pieces[name]]
+        read |= set(carries)
+        extras = [field_name for field_name in self.fields if field_name not in read and not field_name.startswith("_")]
         if self.unused:
             self.fields["_unused"] = field(self.unused, in_place=True)
-            extras.append("{" + self.bind("unused", Operand("_unused", Immediate(prefix="unused=", radix=16))) + "?}")
+            extras.append("_unused")
         if extras:
-            template += (", " if " " in template.strip() else " ") + ", ".join(extras)
+            binding = self.bind(f"raw_{'_'.join(extras)}", Assignments(tuple(extras)))
+            words = template.split()
+            mnemonic = next(index for index, word in enumerate(words) if not word.startswith("{"))
+            template += (", " if len(words) > mnemonic + 1 else " ") + "{" + binding + "?}"
         return form(template, name=self.name, pattern=bit_pattern(self.pattern), fields=self.fields,
-                    carries=tuple(self.carries), **fixed)
+                    carries=tuple(dict.fromkeys(carries)), **fixed)
 
     def _fields_of(self, binding) -> list[str]:
         names = []
