@@ -386,13 +386,45 @@ def test_the_budget_stops_a_loop():
         run([br(0)], budget=50)
 
 
-def test_divergent_branch_is_not_modelled():
+def test_lanes_part_at_a_branch_and_meet_again():
+    pa = np.stack([f32(1, -1, 2)])
+    program = [word("VTST", alu_sel=0, prec=1, alu_op=2, sign_test=2, src1_bank=2, src1_n=0, src2_bank=2,
+                    src2_ext=1, src2_n=0, pdst_n=0),                # p0 = pa0 > 0
+               br(2, pred=1),                                       # p0 lanes skip the next write
+               limm(0x11, dest_bank=1, dest_num=0),
+               limm(0x22, dest_bank=1, dest_num=1)]                 # every lane again
+    o = run(program, lanes=3, pa=pa).bank("o")
+    assert list(o[0]) == [0, 0x11, 0]
+    assert list(o[1]) == [0x22, 0x22, 0x22]
+
+
+def test_per_lane_loops_and_an_end_reached_by_some_lanes():
+    # r0 = (r0 << 1) | 1 until r0 == pa0 (per lane 0x3 or 0xFF); lanes with pa1 != 0 end early.
+    pa = np.stack([np.array([0x3, 0xFF, 0xFF], np.uint32), np.array([0, 0, 1], np.uint32)])
+    program = [limm(0, dest_num=0), limm(1, dest_num=1),
+               word("VBW", op1=4, op2=0, dest_bank=0, dest_n=0, src1_bank=0, src1_n=0, src2_bank=0, src2_n=1),
+               word("VBW", op1=2, op2=1, dest_bank=0, dest_n=0, src1_bank=0, src1_n=0, src2_bank=0, src2_n=1),
+               word("VTST", alu_sel=1, alu_op=15, zero_test=0, sign_test=0, src1_bank=0, src1_n=0, src2_bank=2,
+                    src2_n=0, pdst_n=0),                            # p0 = r0 != pa0
+               br(-3, pred=1),
+               word("VBW", op1=2, op2=1, dest_bank=1, dest_n=0, src1_bank=0, src1_n=0, src2_bank=0, src2_n=0),
+               word("VTST", alu_sel=1, alu_op=15, zero_test=0, sign_test=0, src1_bank=2, src1_n=1, src2_bank=2,
+                    src2_ext=1, src2_n=0, pdst_n=1),                # p1 = pa1 != 0
+               br(2, pred=2),
+               END,
+               limm(0x77, dest_bank=1, dest_num=1)]
+    o = run(program, lanes=3, pa=pa).bank("o")
+    assert list(o[0]) == [0x3, 0xFF, 0xFF]
+    assert list(o[1]) == [0, 0, 0x77]
+
+
+def test_any_inst_branch_is_taken_by_every_lane():
     pa = np.stack([f32(1, -1)])
     program = [word("VTST", alu_sel=0, prec=1, alu_op=2, sign_test=2, src1_bank=2, src1_n=0, src2_bank=2,
                     src2_ext=1, src2_n=0, pdst_n=0),
-               br(2, pred=1)]
-    with pytest.raises(InputError, match=r"not modelled: BR [0-9A-F]{16} at instruction 1 \(divergent branch"):
-        run(program, lanes=2, pa=pa)
+               br(2, pred=1, any_inst=1),
+               limm(0x11, dest_bank=1, dest_num=0)]
+    assert list(run(program, lanes=2, pa=pa).bank("o")[0]) == [0, 0]
 
 
 def test_save_link_and_return():

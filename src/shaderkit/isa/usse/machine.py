@@ -36,9 +36,12 @@ Execution model choices (spec §8 leaves them open):
 * A program ends at the closing SPEC word ``0xFB275000A0200000``, at an instruction whose
   ``end`` field is set (after it: VMAD, VDP, VCOMP, VPCK, VBW, LIMM, unconditional VMOV), or
   after its last word. ``skipinv``, ``nosched``, ``syncstart`` and ``syncend`` have no effect.
-* Every run has an instruction budget (``budget`` instructions per program, each repeat
-  iteration counting as one instruction); a program that exceeds it — a loop — stops with an
-  InputError naming the budget and the instruction it had reached.
+* Branches are per lane (:mod:`.semantics_control`): lanes that part run one PC at a time,
+  lowest first, writing only their own lanes, until they meet again.
+* Every run has an instruction budget (``budget`` instructions per program; a repeated
+  instruction counts once, and while lanes are apart each PC group's instruction counts); a
+  program that exceeds it — a loop — stops with an InputError naming the budget and the
+  instruction it had reached.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ import numpy as np
 from ...core.diagnostics import InputError
 from .description import fields_reading
 from .operands import STORAGE_BANKS, Moe, NotModelled, UsseState, record_needs
-from .semantics_control import END
+from .semantics_control import END, Split
 from .semantics_control import PREPARE as CONTROL
 from .semantics_integer import PREPARE as INTEGER
 from .semantics_move import PREPARE as MOVE
@@ -163,16 +166,48 @@ class UsseMachine:
             self._run(program)
 
     def _run(self, program: list) -> None:
+        """Run from instruction 0. While every lane is at the same PC the state has no active
+        mask; after a Split each lane has its own PC, the lowest one runs (only its lanes
+        write) until all remaining lanes share a PC again."""
         state, size, budget = self.state, len(program), self.budget
         pc = executed = 0
-        while 0 <= pc < size:
+        pcs = None  # per-lane PCs while lanes are apart; ``size`` marks a lane that has ended
+        while True:
+            if pcs is not None:
+                running = pcs < size
+                if not running.any():
+                    return
+                pc = int(pcs[running].min())
+                active = pcs == pc
+                if active.all():
+                    pcs, state.active = None, None
+                else:
+                    state.active = active
+            if not 0 <= pc < size:
+                if pcs is None:
+                    return
+                pcs[state.active] = size
+                continue
             executed += 1
             if executed > budget:
                 raise InputError(f"instruction budget of {budget} exhausted at instruction {pc} (a loop?)")
             after = program[pc](state)
+            if pcs is None:
+                if after is None:
+                    pc += 1
+                elif after == END:
+                    return
+                elif isinstance(after, Split):
+                    pcs = np.where(after.taken, after.target, pc + 1).astype(np.int64)
+                else:
+                    pc = after
+                continue
+            active = state.active
             if after is None:
-                pc += 1
+                pcs[active] = pc + 1
+            elif isinstance(after, Split):
+                pcs[active] = np.where(after.taken, after.target, pc + 1)[active]
             elif after == END:
-                return
+                pcs[active] = size
             else:
-                pc = after
+                pcs[active] = after

@@ -59,6 +59,7 @@ class UsseState:
         self.internal = np.zeros((16, lanes), np.uint32)
         self.predicates = np.zeros((4, lanes), bool)
         self.link = None
+        self.active = None  # None: every lane runs; else the lanes at the current PC (divergence)
 
     def ensure(self, bank: str, registers: int) -> np.ndarray:
         array = self.banks[bank]
@@ -74,6 +75,7 @@ class UsseState:
         self.internal[:] = 0
         self.predicates[:] = False
         self.link = None
+        self.active = None
 
 
 # -- conversions ------------------------------------------------------------------------------
@@ -385,6 +387,15 @@ def write_channels(state, dest: Operand, channels, values, f16: bool, pred) -> N
     writer = dest.write_f16 if f16 else dest.write_f32
     for c in channels:
         writer(state, c, values[c], pred)
+
+
+def write_lanes(pred, state):
+    """The lanes an instruction writes: those its predicate (None: always) lets write, among
+    the lanes running at the current PC (``state.active``, None: all)."""
+    lanes = None if pred is None else pred(state)
+    if state.active is None:
+        return lanes
+    return state.active if lanes is None else lanes & state.active
 
 
 def predicate_reader(table: tuple[str, ...], code: int):

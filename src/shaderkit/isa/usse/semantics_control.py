@@ -3,7 +3,8 @@ return through the link register, the closing SPEC word, the ``end`` flag and SM
 increments for repeats).
 
 A prepared closure returns None (go on with the next instruction), :data:`END` (the program is
-over) or the index of the next instruction (a taken branch).
+over for the running lanes), the index of the next instruction (a taken branch) or a
+:class:`Split` (a branch only some running lanes take).
 
 Choices where the spec says "unknown":
 
@@ -11,14 +12,15 @@ Choices where the spec says "unknown":
   vertex outputs with the END bit, §2.1) ends the program. Every other SPEC word stops the run as
   "not modelled", except a return (``w1[21:20]`` = 0, ``w1[22]`` = 0, ``w1[8:6]`` = 2, spec §2.1
   notes), which jumps to the link register.
-* Branches are uniform: the program has one PC for all lanes. With ``any_inst`` set a branch is
-  taken when its predicate holds in any lane, with ``all_inst`` set when it holds in every lane;
-  with neither, the lanes must agree, and lanes that disagree stop the run as "not modelled"
-  (per-lane divergence has no model).
+* Branches are per lane. With ``any_inst`` set a branch is taken (by every running lane) when
+  its predicate holds in any running lane, with ``all_inst`` set when it holds in all of them;
+  with neither, each lane follows its own predicate. Lanes that part are run by the machine
+  one PC at a time, lowest PC first, each instruction writing only the lanes at that PC, until
+  they meet again (:class:`Split`; the usual reconvergence of structured code).
 * Targets (Vita3K's analyser): BR goes to its own index plus the sign-extended 20-bit
   ``br_off``; BA to its own index plus ``br_off`` unsigned. ``save_link`` stores the index of the
-  next instruction in the link register (one, shared by all lanes); a return with no link
-  stored stops the run. ``exception``, ``pwait``, ``sync_ext``, ``br_monitor`` and ``syncend``
+  next instruction in the link register (one, shared by all lanes: every lane that saves it
+  saves the same value); a return with no link stored stops the run. ``exception``, ``pwait``, ``sync_ext``, ``br_monitor`` and ``syncend``
   have no effect.
 * SMLSI is followed statically, in program order, while the program is prepared: it sets the
   MOE increments of the repeated instructions after it (:func:`~.operands.repeat_operand`),
@@ -29,6 +31,8 @@ Choices where the spec says "unknown":
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -62,18 +66,28 @@ def prepare_phas(f, ctx):
     return no_effect
 
 
-def _taken(pred, state, any_inst: bool, all_inst: bool) -> bool:
+class Split(NamedTuple):
+    """A branch the running lanes disagree on: ``taken`` (bool per lane) go to ``target``."""
+
+    target: int
+    taken: np.ndarray
+
+
+def _taken(pred, state, any_inst: bool, all_inst: bool):
+    """True / False for every running lane, or the per-lane decision (bool array)."""
     if pred is None:
         return True
     lanes = pred(state)
+    considered = lanes if state.active is None else lanes[state.active]
     if any_inst:
-        return bool(np.any(lanes))
+        return bool(np.any(considered))
     if all_inst:
-        return bool(np.all(lanes))
-    taken = bool(np.all(lanes))
-    if taken != bool(np.any(lanes)):
-        raise NotModelled("divergent branch (lanes disagree on its predicate)")
-    return taken
+        return bool(np.all(considered))
+    if np.all(considered):
+        return True
+    if not np.any(considered):
+        return False
+    return lanes
 
 
 def prepare_br(f, ctx):
@@ -86,11 +100,12 @@ def prepare_br(f, ctx):
     after = ctx.index + 1
 
     def run(state):
-        if not _taken(pred, state, any_inst, all_inst):
+        taken = _taken(pred, state, any_inst, all_inst)
+        if taken is False:
             return None
         if link:
             state.link = after
-        return target
+        return target if taken is True else Split(target, taken)
     return run
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .operands import (
-    DEST, SRC1, SRC2, NotModelled, Immediate, dest_operand, predicate_reader, repeat_operand, src12_operand,
+    DEST, SRC1, SRC2, NotModelled, Immediate, dest_operand, predicate_reader, write_lanes, repeat_operand, src12_operand,
 )
 from .semantics_control import with_end
 from .semantics_vector import sequence
@@ -96,7 +96,7 @@ def prepare_vbw(f, ctx):
             if width == 16:
                 old = np.asarray(dest.word(state, 0), np.uint64)
                 result = (old & np.uint64(0xFFFF0000)) | result
-            dest.write_word(state, 0, result.astype(np.uint32), None if pred is None else pred(state))
+            dest.write_word(state, 0, result.astype(np.uint32), write_lanes(pred, state))
         closures.append(run)
     return with_end(sequence(closures), f["end"])
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .operands import (
-    NotModelled, Immediate, dest_operand, repeat_operand, mask_channels, predicate_reader, read_channels,
+    NotModelled, Immediate, dest_operand, repeat_operand, mask_channels, predicate_reader, write_lanes, read_channels,
     register_operand, src0_operand, src12_operand, swizzle_indices, vector_write_mask, write_channels,
 )
 from .semantics_control import with_end
@@ -76,7 +76,7 @@ def _vmov_integer(f, dest, s0, s1, s2, f16):
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
 
     def run(state):
-        lanes = None if pred is None else pred(state)
+        lanes = write_lanes(pred, state)
         value = s1.word(state, 0)
         if move_type:
             test = (s0.word(state, 0) & np.uint32(0xFF)) if move_type == 2 else _signed(s0.word(state, 0), width)
@@ -94,7 +94,7 @@ def _vmov_float(f, dest, s0, s1, s2, f16):
     channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
 
     def run(state):
-        lanes = None if pred is None else pred(state)
+        lanes = write_lanes(pred, state)
         values = read_channels(state, s1, swizzle, f16)
         if move_type:
             other = read_channels(state, s2, swizzle, f16)
@@ -190,7 +190,7 @@ def prepare_vpck(f, ctx):
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
 
     def run(state):
-        lanes = None if pred is None else pred(state)
+        lanes = write_lanes(pred, state)
         values = {c: read(state, i) for c, i in routing.items()}
         for c, value in values.items():
             if dest_fmt == F32:
@@ -210,7 +210,7 @@ def prepare_limm(f, ctx):
     bits = np.uint32(value)
 
     def run(state):
-        dest.write_word(state, 0, bits, None if pred is None else pred(state))
+        dest.write_word(state, 0, bits, write_lanes(pred, state))
     return with_end(run, f["end"])
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .operands import NotModelled, dest_operand, predicate_reader, read_channels, src12_operand
+from .operands import NotModelled, dest_operand, predicate_reader, write_lanes, read_channels, src12_operand
 from .tables import PREDICATES_EXTENDED
 
 XYZW, XXXX = (0, 1, 2, 3), (0, 0, 0, 0)
@@ -165,7 +165,7 @@ def prepare_vtst(f, ctx):
 
     def run(state):
         result = np.broadcast_to(tests(state)[channel], (state.lanes,))
-        lanes = None if pred is None else pred(state)
+        lanes = write_lanes(pred, state)
         state.predicates[target] = result if lanes is None else np.where(lanes, result, state.predicates[target])
     return run
 
@@ -194,7 +194,7 @@ def prepare_vtstmsk(f, ctx):
 
     def run(state):
         results = tests(state)
-        lanes = None if pred is None else pred(state)
+        lanes = write_lanes(pred, state)
         for c in channels:
             dest.write_word(state, c, np.where(results[c], passed, ZERO).astype(np.uint32), lanes)
     return run

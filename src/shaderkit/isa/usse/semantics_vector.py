@@ -32,7 +32,7 @@ import numpy as np
 
 from .operands import (
     DEST, SRC0, SRC1, SRC2, NotModelled, Internal, apply_modifier, repeat_operand, channel_code, dest_operand, mask_channels, modifier,
-    predicate_reader, read_channels, src0_operand, src12_operand, swizzle_indices, vector_write_mask,
+    predicate_reader, write_lanes, read_channels, src0_operand, src12_operand, swizzle_indices, vector_write_mask,
     write_channels,
 )
 from .semantics_control import with_end
@@ -44,10 +44,6 @@ from .tables import (
 
 def fma(a, b, c):
     return (np.float64(a) * np.float64(b) + np.float64(c)).astype(np.float32)
-
-
-def _lanes(pred, state):
-    return None if pred is None else pred(state)
 
 
 def sequence(closures):
@@ -87,7 +83,7 @@ def prepare_vmad2(f, ctx):
         a = apply_modifier(read_channels(state, s0, z0, f16), *m0)
         b = apply_modifier(read_channels(state, s1, z1, f16), *m1)
         c = apply_modifier(read_channels(state, s2, z2, f16), *m2)
-        write_channels(state, dest, channels, [fma(a[k], b[k], c[k]) for k in range(4)], f16, _lanes(pred, state))
+        write_channels(state, dest, channels, [fma(a[k], b[k], c[k]) for k in range(4)], f16, write_lanes(pred, state))
     return run
 
 
@@ -124,7 +120,7 @@ def _prepare_nmad(f, ctx, f16):
     def run(state):
         a = apply_modifier(read_channels(state, s1, z1, f16), *m1)
         b = apply_modifier(read_channels(state, s2, z2, f16), *m2)
-        write_channels(state, dest, channels, operation(a, b), f16, _lanes(pred, state))
+        write_channels(state, dest, channels, operation(a, b), f16, write_lanes(pred, state))
     return run
 
 
@@ -177,7 +173,7 @@ def prepare_vmad(f, ctx):
             a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
             b = apply_modifier(read_channels(state, s1, z1, False), *m1)
             c = apply_modifier(read_channels(state, c_op, z2, False), *m2)
-            write_channels(state, dest, channels, [fma(a[i], b[i], c[i]) for i in range(4)], False, _lanes(pred, state))
+            write_channels(state, dest, channels, [fma(a[i], b[i], c[i]) for i in range(4)], False, write_lanes(pred, state))
         closures.append(run)
     return with_end(sequence(closures), f["end"])
 
@@ -209,7 +205,7 @@ def prepare_vdp(f, ctx):
             a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
             b = apply_modifier(read_channels(state, s1, z1, False), *m1)
             dot = sum(np.float64(a[i]) * np.float64(b[i]) for i in range(width)).astype(np.float32)
-            write_channels(state, dest, channels, [dot] * 4, False, _lanes(pred, state))
+            write_channels(state, dest, channels, [dot] * 4, False, write_lanes(pred, state))
         closures.append(run)
     return with_end(sequence(closures), f["end"])
 
@@ -257,7 +253,7 @@ def prepare_vcomp(f, ctx):
         def run(state, dest=dest, src=src):
             x = apply_modifier([(src.f16 if src_f16 else src.f32)(state, comp)], negate, absolute)[0]
             write_channels(state, dest, channels, [operation(np.float32(x) if np.isscalar(x) else x)] * 4,
-                           dest_f16, _lanes(pred, state))
+                           dest_f16, write_lanes(pred, state))
         closures.append(run)
     return with_end(sequence(closures), f["end"])
 
