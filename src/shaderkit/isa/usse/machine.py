@@ -31,8 +31,8 @@ Execution model choices (spec §8 leaves them open):
 * The secondary program runs first, once per lane, on the same lanes: each lane has its own
   ``sa`` bank (so one run can hold many draws' uniforms). Following Vita3K, every storage
   operand of the secondary program (``r``, ``o``, ``pa``, ``sa``) addresses the ``sa`` bank.
-* Temporaries, internal registers, predicates and the link register start at zero for each of
-  the two programs; ``o`` starts at zero and keeps what the programs write.
+* Temporaries, internal registers and predicates start at zero, and the link register empty,
+  for each of the two programs; ``o`` starts at zero and keeps what the programs write.
 * A program ends at the closing SPEC word ``0xFB275000A0200000``, at an instruction whose
   ``end`` field is set (after it: VMAD, VDP, VCOMP, VPCK, VBW, LIMM, unconditional VMOV), or
   after its last word. ``skipinv``, ``nosched``, ``syncstart`` and ``syncend`` have no effect.

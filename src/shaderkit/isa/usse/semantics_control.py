@@ -20,8 +20,8 @@ Choices where the spec says "unknown":
 * Targets (Vita3K's analyser): BR goes to its own index plus the sign-extended 20-bit
   ``br_off``; BA to its own index plus ``br_off`` unsigned. ``save_link`` stores the index of the
   next instruction in the link register (one, shared by all lanes: every lane that saves it
-  saves the same value); a return with no link stored stops the run. ``exception``, ``pwait``, ``sync_ext``, ``br_monitor`` and ``syncend``
-  have no effect.
+  saves the same value); a return with no link stored stops the run. ``exception``,
+  ``pwait``, ``sync_ext``, ``br_monitor`` and ``syncend`` have no effect.
 * SMLSI is followed statically, in program order, while the program is prepared: it sets the
   MOE increments of the repeated instructions after it (:func:`~.operands.repeat_operand`),
   whatever branches do at run time; ``temp_limit``, ``pa_limit`` and ``sa_limit`` (meaning
