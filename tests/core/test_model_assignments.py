@@ -21,6 +21,7 @@ OPERANDS = {"reg": Operand("reg", Registers({n: (f"r{n}",) for n in range(16)}))
             "raw": Assignments(("mode", "level", "_spare")),
             "level": Operand("level", Immediate(prefix="#"))}
 TOY = Description("toy", word_bits=16, fields=FIELDS, operands=OPERANDS, operand_separator=r"\s*,\s*",
+                  overlapping_operands="must agree",
                   forms=[form("odd {reg}, {raw?}", op=1), form("pair {reg}, {low}", op=2),
                          form("lvl {level if level}, {reg}", op=3)])
 
@@ -49,10 +50,13 @@ def test_the_first_operand_shown_follows_the_mnemonic_with_a_blank():
     assert TOY.format(TOY.decode([0x3085])) == "lvl #2, r5"
 
 
-def test_operands_that_disagree_about_shared_bits_are_refused():
+def test_operands_that_disagree_about_shared_bits_are_refused_where_they_must_agree():
     assert TOY.encode(TOY.parse("pair r6, #2")) == (0x2006,)
     with pytest.raises(SourceError, match="operands disagree about bits 0x3"):
         TOY.parse("pair r6, #1")
+    last_wins = Description("toy", word_bits=16, fields=FIELDS, operands=OPERANDS, operand_separator=r"\s*,\s*",
+                            forms=[form("pair {reg}, {low}", op=2)])
+    assert last_wins.encode(last_wins.parse("pair r6, #1")) == (0x2005,)
 
 
 @given(st.integers(0, 0xFFF))

@@ -89,6 +89,10 @@ class Description(StatementParser):
     * ``unknown_bits`` — :data:`~.policies.AS_DATA` or :class:`~.policies.Annotate`;
     * ``bundles`` — how an instruction stream groups into bundles (:func:`~.policies.rank_runs`);
     * ``max_length`` — the longest instruction in words, when cases add words;
+    * ``overlapping_operands`` — ``"last wins"`` (default: of two fields a text sets that share
+      bits, the later one's bits stand, as RSX's hint fields over its operands) or ``"must agree"``
+      (a text whose operands give shared bits different values is refused: USSE's VPCK selector
+      bit inside a register number);
     * ``instruction_noun`` — how messages name a statement (``"unknown fragment program
       instruction 'FOO'"``).
     """
@@ -103,9 +107,13 @@ class Description(StatementParser):
                  annotate: Callable[[Instruction, int], str] | None = None,
                  order: str = MOST_SPECIFIC, unknown_bits: AsData | Annotate = AS_DATA,
                  bundles: Bundler | None = None, max_length: int | None = None,
-                 issue_separator: str | None = None, instruction_noun: str = "instruction"):
+                 issue_separator: str | None = None, instruction_noun: str = "instruction",
+                 overlapping_operands: str = "last wins"):
         self.name = name
         self.instruction_noun = instruction_noun
+        if overlapping_operands not in ("last wins", "must agree"):
+            raise ValueError(f"{name}: unknown overlapping-operand policy {overlapping_operands!r}")
+        self.overlapping_operands = overlapping_operands
         self.word_bits = word_bits
         self.words_per_instruction = words_per_instruction
         self.max_length = max_length or words_per_instruction

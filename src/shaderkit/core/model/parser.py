@@ -376,7 +376,8 @@ class StatementParser:
                   head: tuple[str, int]) -> Instruction:
         """The instruction with ``fields`` (absent operands at their defaults), checked
         against the template's presence conditions and read back as the decoder would."""
-        self._check_shared_bits(compiled, fields, head)
+        if self.overlapping_operands == "must agree":
+            self._check_shared_bits(compiled, fields, head)
         reading = self._reading(compiled, fields, context.address)
         for slot in compiled.slots:
             if slot.conditional and (slot.name in present) != compiled.predicates[slot.name](reading):
