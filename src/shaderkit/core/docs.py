@@ -182,17 +182,24 @@ def bit_diagram(ranges: Sequence[BitRange]) -> str:
 def form_bit_ranges(description: Description, form: Form) -> list[BitRange]:
     """Who owns each bit of ``form``'s instruction word(s), most significant first.
 
-    Fixed fields show their value; operand fields their operand name; bits the form
-    neither fixes nor reads are ``unused`` (the disassembler prints words that set them
+    Fixed fields show their value (bits a form's ``pattern`` fixes without a name show as
+    ``fixed``); operand fields their operand name; a form with fields of its own reads them
+    through its compiled scope; bits the form neither fixes nor reads are ``unused`` (the disassembler prints words that set them
     as data).
     """
+    # A form with fields of its own reads them through its compiled scope (its fields over the description's).
+    scope = description.compiled(form).scope if form.fields else description
     owner: dict[int, tuple[str, int | None, int]] = {}
     for name, value in form.fixed:
-        _claim(owner, description.fields[name].pieces, name, value)
+        _claim(owner, scope.fields[name].pieces, name, value)
+    pattern_mask, pattern_value = form.pattern
+    for bit in range(description.instruction_bits):
+        if pattern_mask >> bit & 1:  # bits a bit-pattern table fixes without a name
+            owner.setdefault(bit, ("fixed", pattern_value, bit))
     for placeholder in form.placeholders:
         # An operand owns its field; a sub-table every field its cases read.
-        for field_name in description.operands[placeholder].fields_set(description):
-            _claim(owner, description.fields[field_name].pieces, placeholder, None)
+        for field_name in scope.operands[placeholder].fields_set(scope):
+            _claim(owner, scope.fields[field_name].pieces, placeholder, None)
     ranges: list[BitRange] = []
     for bit in range(description.instruction_bits - 1, -1, -1):
         name = owner.get(bit, ("", None, 0))[0]
