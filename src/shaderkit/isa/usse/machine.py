@@ -161,9 +161,11 @@ class UsseMachine:
         return self.state.banks[bank].copy()
 
     def run(self) -> None:
-        for program in (self.secondary, self.primary):
-            self.state.reset_program_state()
-            self._run(program)
+        # IEEE results (inf, NaN) are what the programs compute, not errors to report.
+        with np.errstate(all="ignore"):
+            for program in (self.secondary, self.primary):
+                self.state.reset_program_state()
+                self._run(program)
 
     def _run(self, program: list) -> None:
         """Run from instruction 0. While every lane is at the same PC the state has no active
