@@ -11,11 +11,11 @@
 * :func:`prepare_fullscreen` / :func:`time_fragment_fullscreen` keep the GL objects of one
   full-screen draw for repeated renders (the benchmark).
 
-The context is created once per process: ``moderngl.create_standalone_context(backend="egl",
-require=430)``. ``LIBGL_ALWAYS_SOFTWARE=1`` is set (unless the caller set it) before the first
-context so that Mesa picks its software rasteriser, llvmpipe, even on a machine with a GPU: the
-goldens were rendered with llvmpipe and the tests compare to its precision. Anything missing
-(moderngl, EGL, a GL 4.3 driver) raises :class:`GlUnavailable` saying what it is.
+The context (:func:`~shaderkit.core.gl.gl_context`: created once per process, llvmpipe through
+``LIBGL_ALWAYS_SOFTWARE=1``, :class:`GlUnavailable` when anything is missing), program
+compilation and the transform-feedback run are :mod:`shaderkit.core.gl`'s, shared with the other
+ISA packages; :class:`GlUnavailable`, :func:`gl_context` and :func:`renderer` are importable from
+here too.
 
 Textures (:class:`~shaderkit.isa.rsx.textures.Texture`) are uploaded as RGBA32F with their
 filter (nearest/linear, no mipmaps) and wrap mode; row 0 of the texels is t = 0, as in GL. A
@@ -26,7 +26,6 @@ released through GL 4.5's direct state access functions.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Mapping
@@ -35,6 +34,7 @@ from functools import cache
 import numpy as np
 
 from shaderkit.core.diagnostics import InputError
+from shaderkit.core.gl import GlUnavailable, capture_vertices, compile_program, gl_context, renderer
 
 from .glsl_fragment import override_uniform
 from .glsl_vertex import output_varyings
@@ -42,6 +42,9 @@ from .fragment import KILLED_SENTINEL
 from .limits import VP_CONSTANTS, VP_OUTPUTS
 from .textures import Texture
 from .vertex import check_attributes
+
+__all__ = ["GlUnavailable", "FullscreenFrame", "gl_context", "prepare_fullscreen", "render_fragment_fullscreen",
+           "renderer", "run_vertex_glsl", "time_fragment_fullscreen"]
 
 DEFAULT_OUTPUT = (0.0, 0.0, 0.0, 1.0)
 # GL enums moderngl has no attribute for (mirrored repeat and rectangle textures are set up
@@ -59,42 +62,6 @@ in vec2 rsx_corner;
 void main() { gl_Position = vec4(rsx_corner, 0.0, 1.0); }
 """
 _QUAD = np.array([-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0], dtype=np.float32)
-
-
-class GlUnavailable(InputError):
-    """OpenGL cannot run here; the message says what is missing."""
-
-
-@cache
-def gl_context():
-    """The process's headless OpenGL 4.3+ context (Mesa llvmpipe through EGL)."""
-    try:
-        import moderngl
-    except ImportError:
-        raise GlUnavailable("OpenGL is unavailable: the Python package moderngl is not installed "
-                            "(pip install moderngl)") from None
-    os.environ.setdefault("LIBGL_ALWAYS_SOFTWARE", "1")
-    try:
-        return moderngl.create_standalone_context(backend="egl", require=430)
-    except Exception as error:  # noqa: BLE001 - glcontext reports a missing libEGL/driver many ways
-        message = " ".join(str(error).split()) or type(error).__name__
-        raise GlUnavailable(f"OpenGL is unavailable: no headless EGL context with OpenGL 4.3 ({message}); "
-                            "it needs libEGL and Mesa's llvmpipe (Debian: libegl1 libgl1-mesa-dri)") from None
-
-
-def renderer() -> str:
-    """The GL_RENDERER string of the context (``llvmpipe (LLVM ...)`` when Mesa is used)."""
-    return gl_context().info["GL_RENDERER"]
-
-
-def _program(context, **shaders):
-    import moderngl
-    try:
-        return context.program(**shaders)
-    except moderngl.Error as error:
-        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-        problems = [line for line in lines if "error" in line.lower()] or lines
-        raise InputError("the GLSL does not compile: " + " | ".join(problems[:5])) from None
 
 
 # --- textures ------------------------------------------------------------------------------------
@@ -218,7 +185,7 @@ class FullscreenFrame:
             raise InputError(f"a {width} x {height} viewport is larger than OpenGL's {largest} x {largest}")
         self.context, self.width, self.height = context, int(width), int(height)
         self.glsl = glsl
-        self.program = _program(context, vertex_shader=_FULLSCREEN_VERTEX_SHADER, fragment_shader=glsl)
+        self.program = compile_program(context, vertex_shader=_FULLSCREEN_VERTEX_SHADER, fragment_shader=glsl)
         self._set_inputs(overrides)
         self.quad = context.buffer(_QUAD.tobytes())
         self.vertex_array = context.vertex_array(self.program, [(self.quad, "2f", "rsx_corner")])
@@ -318,7 +285,6 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
     ``attributes`` maps v indexes to (n, 4) arrays (missing ones read (0, 0, 0, 1));
     ``constants`` is c[0..467] as (468, 4), fewer rows padded with zeros.
     """
-    import moderngl
     from .glsl_vertex import INPUT_NAMES
 
     count, arrays = check_attributes(attributes)
@@ -327,7 +293,7 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
     table = _constant_table(constants)
     context = gl_context()
     varyings = output_varyings(glsl)
-    program = _program(context, vertex_shader=glsl, varyings=list(varyings.values()))
+    program = compile_program(context, vertex_shader=glsl, varyings=list(varyings.values()))
     resources = [program]
     try:
         if "vc" in program:  # the compiler keeps the array only up to the last element read
@@ -335,23 +301,9 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
         if "rsx_branch_bits" in program:
             program["rsx_branch_bits"].value = int(branch_bits) & 0xFFFFFFFF
         resources += _bind_textures(context, textures, glsl)
-        content = []
-        for index, array in arrays.items():
-            if INPUT_NAMES[index] in program:
-                buffer = context.buffer(array.tobytes())
-                resources.append(buffer)
-                content.append((buffer, "4f", INPUT_NAMES[index]))
-        vertex_array = context.vertex_array(program, content)
-        resources.append(vertex_array)
-        # A surfaceless EGL context has no default framebuffer, and a draw without a complete
-        # framebuffer fails even with rasterisation off: bind a 1x1 one.
-        placeholder = context.simple_framebuffer((1, 1))
-        resources.append(placeholder)
-        placeholder.use()
-        captured = context.buffer(reserve=count * len(varyings) * 16)
-        resources.append(captured)
-        vertex_array.transform(captured, mode=moderngl.POINTS, vertices=count)
-        data = np.frombuffer(captured.read(), dtype=np.float32).reshape(count, len(varyings), 4)
+        inputs = [(array.tobytes(), "4f", INPUT_NAMES[index]) for index, array in arrays.items()]
+        captured = capture_vertices(program, inputs, count, len(varyings) * 16)
+        data = np.frombuffer(captured, dtype=np.float32).reshape(count, len(varyings), 4)
     finally:
         for resource in reversed(resources):
             resource.release()
@@ -360,8 +312,6 @@ def run_vertex_glsl(glsl: str, attributes: Mapping[int, np.ndarray], constants: 
     for position, index in enumerate(varyings):
         outputs[index] = data[:, position]
     return outputs
-
-
 
 
 def _constant_table(constants: np.ndarray) -> np.ndarray:
