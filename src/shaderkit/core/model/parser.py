@@ -23,7 +23,7 @@ from ..expr import evaluate
 from ..suggest import did_you_mean
 from .instruction import DATA, Instruction, data_item
 from .kinds import ParseContext
-from .operands import Operand, Reading, SubTable
+from .operands import Reading, SubTable
 from .templates import Mismatch, Slot, Token, most_specific, moved, split_statement
 
 __all__ = ["StatementParser"]
@@ -365,7 +365,7 @@ class StatementParser:
     def _field_title(self, name: str) -> str:
         """How messages name field ``name``: the title of an operand reading it, else "<name> field"."""
         titles = (binding.title for binding in self.operands.values()
-                  if isinstance(binding, Operand) and binding.field == name and binding.title)
+                  if getattr(binding, "field", None) == name and binding.title)
         return next(titles, f"{name} field")
 
     @staticmethod

@@ -94,7 +94,8 @@ def vpck(syntax: FormSyntax):
         else:
             src1 = syntax.register("src1_integer", banks=tables.SRC12_BANKS, bank="src1_bank_sel",
                                    ext="src1_bank_ext", number=integer_number, internal_bits=7)
-        select = syntax.swizzle(f"selection_{int(f32_source)}", selection[f32_source], selectors, None)
+        select = syntax.swizzle(f"selection_{int(f32_source)}", selection[f32_source], selectors, None,
+                                title="component selection")
         operands = [f"{{{dest}}}.{{{mask}}}", f"{{{src1}}}.{{{select}}}", f"{{{src2}}}"]
         for dest_format, dest_name in enumerate(PACK_FORMATS):
             yield syntax.build(f"{{{pred}?}} vpck{dest_name}{source_name}{{{flags}}} " + ", ".join(operands),

@@ -106,7 +106,11 @@ class FormSyntax:
             if ext is not None:
                 fixed[ext] = ext_value
             cases.append(case("{" + self._number(role, kind, number, width, doubled, internal_bits) + "}", **fixed))
-        return self.bind(role, SubTable(tuple(cases), title="register", order="first"))
+        # Where numbers count 64-bit pairs an odd register cannot be named: say so rather than
+        # that the text is no register at all.
+        refusals = ((r"(?:r|o|pa|sa)\d*[13579]", "register numbers here count 64-bit pairs: give an even number"),) \
+            if doubled else ()
+        return self.bind(role, SubTable(tuple(cases), title="register", order="first", refusals=refusals))
 
     def _number(self, role: str, kind: str, number: str, width: int, doubled: bool,
                 internal_bits: int | None) -> str:
@@ -149,8 +153,8 @@ class FormSyntax:
     def write_mask(self, field_name: str) -> str:
         return self.bind("mask", Operand(field_name, MASK, title="write mask"))
 
-    def swizzle(self, role: str, code: str, table, mask: str | None) -> str:
-        return self.bind(role, Swizzle(code, tuple(table), mask))
+    def swizzle(self, role: str, code: str, table, mask: str | None, title: str = "swizzle") -> str:
+        return self.bind(role, Swizzle(code, tuple(table), mask, title=title))
 
     def choice(self, role: str, field_name: str, names) -> str:
         return self.bind(role, Operand(field_name, Choice(dict(enumerate(names)) if not isinstance(names, dict)
