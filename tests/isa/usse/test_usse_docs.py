@@ -47,6 +47,15 @@ def test_the_diagram_shows_the_major_opcode_and_the_form_fields():
     assert "count (46–44)" in reference.find("sop2")[0].encoding
 
 
+def test_each_pack_entry_names_its_own_formats():
+    reference = documentation()
+    for form in listing().forms:
+        if form.name == "VPCK":
+            fixed = dict(form.fixed)
+            text = reference.find(form.mnemonic)[0].meaning
+            assert f"(`src_fmt` {fixed['src_fmt']}, `dest_fmt` {fixed['dest_fmt']})" in text, form.mnemonic
+
+
 def test_family_meanings_name_their_members():
     reference = documentation()
     assert "F32 data to F16" in reference.find("vpckf16f32")[0].meaning

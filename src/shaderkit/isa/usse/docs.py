@@ -200,15 +200,16 @@ def _test_meaning(mnemonic: str) -> str:
     operations = ", ".join(f"`{name}`" for name in OPERATIONS[alu].values())
     text = (f"Run a {_ALU_NAMES[alu_name]} ALU operation on src1 and src2 ({operations}; another code prints "
             f"`.op<n>`, meaning unknown) and test it: subtracts compare src1 with src2 directly, every other "
-            f"operation compares its result with 0; `.eq .le .ge` (`zero_test` 1) or `.ne .lt .gt`, "
-            f"`.t<sign><zero>` for the combinations the spec leaves unknown. ")
+            f"operation compares its result with 0: `.eq .le .ge` with `zero_test` 1, `.ne .lt .gt` with "
+            f"`zero_test` 0 (`sign_test` 0, 1, 2). Other combinations print as `.t<sign><zero>`: `zero_test` 2 "
+            f"compares as 0 does, and `sign_test` 3 is not handled (unknown). ")
     text += (("Register numbers count 64-bit pairs; source 2 reads `xxxx` with `.vscomp`. " if alu == 0 else
               "Register numbers are not doubled. ") + "A `-` on src1 negates it. ")
     if test == "vtst":
         text += ("Writes predicate `p<n>`; `.chx`…`.chw` picks the channel tested (`.ch4`–`.ch7` unknown). "
                  "`.crcomb` (`test_crcomb_and`) has no known effect.")
     else:
-        text += ("Writes a mask value into dest (`test_wben` set): float tests 1.0 or 0.0, integer tests 0 or the "
+        text += ("Writes a mask value into dest (known only with `.wben`, `test_wben` = 1): float tests 1.0 or 0.0, integer tests 0 or the "
                  "type's maximum. `.mask2` with a float test tests all four channels; other types test channel x "
                  "and write one value; `.mask3` is invalid, and the bit pattern of a `.mask0` result is unknown.")
     return text
