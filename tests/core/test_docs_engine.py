@@ -85,3 +85,12 @@ def test_find_is_case_insensitive_accepts_aliases_and_respects_the_scope():
     # Out of scope, LD is neither found nor suggested.
     with pytest.raises(InputError, match=r"did you mean ADD\?"):
         _reference(scope=("scalar",)).find("LDD")
+
+
+def test_a_mnemonic_without_its_dotted_variant_finds_every_variant():
+    entries = (InstructionEntry("MOV.F32", "MOV.F32 a", "`op=3`", "Move floats."),
+               InstructionEntry("MOV.I8", "MOV.I8 a", "`op=4`", "Move bytes."),
+               InstructionEntry("MOVC", "MOVC a", "`op=5`", "Conditional move."))
+    reference = _reference(entries=entries)
+    assert [entry.mnemonic for entry in reference.find("mov")] == ["MOV.F32", "MOV.I8"]
+    assert [entry.mnemonic for entry in reference.find("mov.i8")] == ["MOV.I8"]

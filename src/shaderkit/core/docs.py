@@ -121,10 +121,14 @@ class Reference:
         return [entry for entry in self.entries if not self.scope or entry.group in self.scope]
 
     def find(self, mnemonic: str) -> list[InstructionEntry]:
-        """The entries for ``mnemonic`` (any case, aliases too); InputError with a suggestion if none."""
+        """The entries for ``mnemonic`` (any case, aliases too; else every ``mnemonic.<variant>``);
+        InputError with a suggestion if none."""
         wanted = mnemonic.casefold()
         found = [entry for entry in self.scoped_entries()
                  if wanted in (name.casefold() for name in (entry.mnemonic, *entry.aliases))]
+        if not found:
+            # A mnemonic whose variants carry a dotted part (USSE's vmov.f32, vmov.i8 ...): all of them.
+            found = [entry for entry in self.scoped_entries() if entry.mnemonic.casefold().startswith(wanted + ".")]
         if not found:
             where = f"the {self.stem} manual" + (f" ({' and '.join(self.scope)} instructions)" if self.scope else "")
             raise InputError(f"no instruction '{mnemonic}' in {where}{did_you_mean(mnemonic, self.mnemonics())}")

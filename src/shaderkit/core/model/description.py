@@ -93,6 +93,8 @@ class Description(StatementParser):
       bits, the later one's bits stand, as RSX's hint fields over its operands) or ``"must agree"``
       (a text whose operands give shared bits different values is refused: USSE's VPCK selector
       bit inside a register number);
+    * ``data_separator`` — what separates the words of a printed ``.word`` item (``", "`` where
+      operands are comma-separated);
     * ``instruction_noun`` — how messages name a statement (``"unknown fragment program
       instruction 'FOO'"``).
     """
@@ -108,12 +110,13 @@ class Description(StatementParser):
                  order: str = MOST_SPECIFIC, unknown_bits: AsData | Annotate = AS_DATA,
                  bundles: Bundler | None = None, max_length: int | None = None,
                  issue_separator: str | None = None, instruction_noun: str = "instruction",
-                 overlapping_operands: str = "last wins"):
+                 overlapping_operands: str = "last wins", data_separator: str = " "):
         self.name = name
         self.instruction_noun = instruction_noun
         if overlapping_operands not in ("last wins", "must agree"):
             raise ValueError(f"{name}: unknown overlapping-operand policy {overlapping_operands!r}")
         self.overlapping_operands = overlapping_operands
+        self.data_separator = data_separator
         self.word_bits = word_bits
         self.words_per_instruction = words_per_instruction
         self.max_length = max_length or words_per_instruction
@@ -412,7 +415,7 @@ class Description(StatementParser):
         so do values of other operands found in ``names`` (field → value → name)."""
         if instruction.is_data:
             hex_digits = (self.word_bits + 3) // 4
-            return " ".join([DATA] + [f"0x{w:0{hex_digits}x}" for w in instruction.operands])
+            return f"{DATA} " + self.data_separator.join(f"0x{w:0{hex_digits}x}" for w in instruction.operands)
         compiled = self.compiled(instruction.declaration)
         value = self._value(self.encode(instruction))
         return self.render(compiled, Reading(compiled.scope, value, instruction.address, labels, names))
