@@ -10,7 +10,7 @@ N = 1 gives a PNG; otherwise an animated GIF of N frames at F frames per second,
 plus a PNG still. ``args:`` are extra ``shaderkit run`` options for both; ``still:`` are
 options for the still only (TPP: ``--rt K`` picks a frame that shows what the program
 does; the default is ``--rt 1``). The values of the path options ``--obj``, ``--texture``,
-``--scene``, ``--vp``, ``--mesh``, ``--image-in`` (and the file of ``--texture UNIT=FILE``) are relative
+``--scene``, ``--vp``, ``--mesh``, ``--image-in``, ``--inputs`` (and the file of ``--texture UNIT=FILE``) are relative
 to the example's folder. A ``demo note:`` is a note ``run`` prints for this example on
 purpose (e.g. that a stateful TPP program needs the exact model): the gallery expects
 exactly that text and does not show it; any other note or warning is shown.
@@ -29,6 +29,8 @@ Per machine:
 * VP1: ``shaderkit run -m vp1 X.s --image-in pictures/P.png -o out/vp1/X.png``: the program
   runs on the picture loaded into the data store and the PNG is the data store afterwards
   (64×128, the picture above and the result below; layout in ``shaderkit.isa.vp1.pictures``).
+* USSE: ``shaderkit run -m usse X.s --inputs X.json -o out/usse/X.png``: the vertex program runs
+  on the inputs' vertices, drawn as a triangle strip with ``o4``–``o7`` as the colour.
 
 Rendering goes through the ``shaderkit`` command, run from the repository root with
 paths relative to it, so every command the gallery prints, and lists in ``index.html``
@@ -55,7 +57,7 @@ DEMO_LINE = re.compile(
     r"^\s*(?://|#)\s*demo:\s*frames=(?P<frames>\d+)\s+fps=(?P<fps>[\d.]+)"
     r"(?:\s+still:(?P<still>.*?))?(?:\s+args:(?P<args>.*?))?\s*$", re.MULTILINE)
 NOTE_LINE = re.compile(r"^\s*(?://|#)\s*demo note:\s*(?P<note>.+?)\s*$", re.MULTILINE)
-PATH_OPTIONS = ("--obj", "--texture", "--scene", "--vp", "--mesh", "--image-in")
+PATH_OPTIONS = ("--obj", "--texture", "--scene", "--vp", "--mesh", "--image-in", "--inputs")
 # Program text besides the example itself that the page lists (RSX: the vertex program of the pair).
 LISTED_OPTIONS = ("--vp",)
 # Which files are the example programs, how each machine takes the program, and what the

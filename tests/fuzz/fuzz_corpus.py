@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 GOLDEN = ROOT / "tests" / "golden"
 
-PROCESSORS = tuple(isas.names())  # tpp, theia, rsx, rsx-vp, rsx-fp
+PROCESSORS = tuple(isas.names())  # tpp, theia, rsx, rsx-vp, rsx-fp, vp1, usse
 COMMANDS = ("asm", "disasm", "run", "decompile", "flash", "doc")  # bench is slow: left out
 
 
@@ -58,6 +58,7 @@ SOURCES = {
     "rsx-vp": _files(EXAMPLES / "rsx", "*.vp") + _files(GOLDEN / "rsx" / "asm", "*.vp.txt"),
     "rsx-fp": _files(EXAMPLES / "rsx", "*.fp") + _files(GOLDEN / "rsx" / "asm", "*.fp.txt"),
     "vp1": _files(EXAMPLES / "vp1", "*.s") + _files(GOLDEN / "vp1", "*.s"),
+    "usse": _files(EXAMPLES / "usse", "*.s"),
 }
 SOURCES["rsx"] = SOURCES["rsx-vp"] + SOURCES["rsx-fp"]
 SCENES = _files(GOLDEN / "theia" / "scenes", "*/Params.mem")
@@ -66,6 +67,7 @@ MESHES = _files(EXAMPLES / "theia" / "models", "*.obj") + _files(EXAMPLES / "rsx
 TEXTURES = _files(EXAMPLES / "theia" / "textures", "*.png")
 RSX_CONTAINERS = _files(GOLDEN / "rsx" / "real", "*.vpo", "*.fpo")
 RSX_UCODE = _files(GOLDEN / "rsx" / "asm", "*.vpo.bin", "*.fpo.bin")
+USSE_CONTAINERS = _files(GOLDEN / "usse" / "vectors", "*.gxp")
 
 
 def formats(processor: str) -> tuple[str, ...]:
@@ -73,7 +75,7 @@ def formats(processor: str) -> tuple[str, ...]:
     return ("raw", "hex", "readmemh", "ihex", "c") + tuple(isas.registration(processor).containers)
 
 
-ALL_FORMATS = ("raw", "hex", "readmemh", "ihex", "c", "imem", "vpo", "fpo")
+ALL_FORMATS = ("raw", "hex", "readmemh", "ihex", "c", "imem", "vpo", "fpo", "gxp")
 
 
 def source_kind(path: Path) -> str:
@@ -100,11 +102,13 @@ def images(processor: str) -> list[tuple[str, str, bytes]]:
     if processor.startswith("rsx"):
         found += [(path.name, path.suffix[1:], path.read_bytes()) for path in RSX_CONTAINERS]
         found += [(path.name, "raw", path.read_bytes()) for path in RSX_UCODE]
+    if processor == "usse":
+        found += [(path.name, "gxp", path.read_bytes()) for path in USSE_CONTAINERS]
     return found
 
 
 IMAGE_SUFFIX = {"raw": ".bin", "hex": ".hex", "readmemh": ".mem", "ihex": ".ihex", "c": ".c",
-                "imem": ".mem", "vpo": ".vpo", "fpo": ".fpo"}
+                "imem": ".mem", "vpo": ".vpo", "fpo": ".fpo", "gxp": ".gxp"}
 
 
 # --- mutations ---------------------------------------------------------------------------------

@@ -114,7 +114,7 @@ def test_bad_inputs_say_what_is_wrong(tmp_path, inputs, message):
 def test_outputs_option_and_output_file_checks(tmp_path):
     with pytest.raises(InputError, match="not an output register or range"):
         run(tmp_path, {}, outputs="r4")
-    with pytest.raises(InputError, match="give a .json file"):
+    with pytest.raises(InputError, match=r"as JSON \(.json\) or draws them \(.png\)"):
         ISA.run_command("p.gxp", "out.txt", {}, load=lambda _: container("p4gvert1"), echo=print, warn=print)
 
 
@@ -122,3 +122,25 @@ def test_an_unmodelled_instruction_stops_the_run_with_its_name():
     image = UsseImage((0xE000000000000000,))  # SMP
     with pytest.raises(InputError, match="not modelled: SMP"):
         ISA.machine(image).run()
+
+
+def test_a_word_no_form_decodes_lists_as_data_that_assembles_back():
+    words = [0x00000000, 0xD0000008, 0x00000000, 0xF8000140]  # major opcode 0x1a with a fixed-zero bit set
+    text = ISA.disassemble(words)
+    assert text.startswith(".word 0x00000000, 0xd0000008")
+    assert ISA.assemble(text).words == words
+
+
+def test_a_picture_needs_a_strip_and_a_colour_inside_the_outputs(tmp_path):
+    lerp = Path(__file__).parents[3] / "examples" / "usse" / "lerp.s"
+    image = ISA.assemble(lerp.read_text()).image
+    with pytest.raises(InputError, match="a triangle strip needs at least 3 vertices, not 2"):
+        ISA.run_command("lerp.s", str(tmp_path / "a.png"), {"vertices": 2}, load=lambda _: image, echo=print,
+                        warn=print)
+    with pytest.raises(InputError, match="its four registers run past"):
+        ISA.run_command("lerp.s", str(tmp_path / "a.png"), {"vertices": 3, "colour": "o14"}, load=lambda _: image,
+                        echo=print, warn=print)
+    with pytest.raises(InputError, match="not an output register like o4"):
+        ISA.run_command("lerp.s", str(tmp_path / "a.png"), {"colour": "r4"}, load=lambda _: image, echo=print,
+                        warn=print)
+    assert not list(tmp_path.iterdir())

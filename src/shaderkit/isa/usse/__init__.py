@@ -87,6 +87,8 @@ class Usse(DescribedIsa):
         """The emulator (:class:`~.machine.UsseMachine`) with the image's programs."""
         from .machine import UsseMachine
         image = self.image(image if image is not None else [])
+        if not image.primary and not image.secondary:
+            raise InputError("empty image: no instructions to run")
         return UsseMachine(image.primary, image.secondary, lanes=lanes, **options)
 
     def run_command(self, program, output, options, **callbacks) -> str:

@@ -13,11 +13,14 @@ RUN = [
     option("--vertices", type=click.IntRange(1, 1_000_000), default=None,
            help="Vertices to run (default: as many as the inputs give, else 1)."),
     option("--outputs", "outputs", default=None, help="Output registers to print, e.g. o4-o15 (default: those written)."),
+    option("--resolution", default=None, help="Picture size WxH for -o out.png (default 960x544)."),
+    option("--colour", "colour", default=None, help="First of the four output registers drawn as RGBA (default o4)."),
     option("--max-instructions", type=click.IntRange(1, None), default=100_000, show_default=True,
            help="Instructions each program may run before it is stopped."),
 ]
 
-_USAGE = {"run": ["shaderkit run -m usse prog.gxp --inputs in.json [--vertices N] [--outputs o4-o15] [-o out.json]"]}
+_USAGE = {"run": ["shaderkit run -m usse prog.gxp --inputs in.json [--vertices N] [--outputs o4-o15] [-o out.json]",
+                  "shaderkit run -m usse prog.gxp --inputs in.json -o strip.png [--colour o4] [--resolution 960x544]"]}
 
 
 def command_options(**variant) -> dict[str, list]:

@@ -11,9 +11,17 @@ the number of per-vertex lists, else 1).
 
 The output is JSON: ``{"vertices": N, "outputs": {"o4": [per vertex: value], ...}}`` with each
 value a float (``"bits"`` holds the raw words), for the registers ``--outputs`` names (``o4-o15``,
-``o0,o2``) or else every ``o`` register that holds a non-zero value for some vertex; printed, or written with ``-o
-out.json``. Every user error (a bad key, a value that does not fit, an instruction the emulator
-does not model) is one line and exit code 2.
+``o0,o2``) or else every ``o`` register that holds a non-zero value for some vertex; printed, or
+written with ``-o out.json``.
+
+``-o out.png`` draws what the hardware test suites draw: the vertices as a triangle strip (triangle
+k is vertices k, k+1, k+2, every other one turned round so all keep the strip's winding), ``o0``–``o3``
+the clip-space position, the four registers from ``--colour`` (default ``o4``) the RGBA colour
+interpolated over each triangle, clamped to [0, 1] on a black ``--resolution`` picture (default
+960x544, the PS Vita's screen). Alpha is not drawn; where triangles overlap the later one wins.
+
+Every user error (a bad key, a value that does not fit, an instruction the emulator does not
+model) is one line and exit code 2.
 """
 
 from __future__ import annotations
@@ -26,8 +34,12 @@ import numpy as np
 
 from ...core.diagnostics import InputError
 from ...core.fileio import read_file_bytes, write_bytes_atomic
+from ...core.options import parse_size
+from ...render.images import save_image
+from ...render.raster import rasterize
 
 _REGISTER = re.compile(r"(pa|sa)(\d+)\Z")
+DEFAULT_RESOLUTION = "960x544"
 _OUTPUT = re.compile(r"o(\d+)\Z")
 
 
@@ -35,8 +47,11 @@ def run_command(processor, program: str | None, output: str | None, options: dic
                 load: Callable, echo: Callable[[str], None], warn: Callable[[str], None]) -> str:
     if program is None:
         raise InputError("give the program to run")
-    if output is not None and not output.lower().endswith(".json"):
-        raise InputError(f"{output}: -o writes the outputs as JSON; give a .json file")
+    picture = output is not None and output.lower().endswith(".png")
+    if output is not None and not picture and not output.lower().endswith(".json"):
+        raise InputError(f"{output}: -o writes the outputs as JSON (.json) or draws them (.png)")
+    size = parse_size(options.get("resolution") or DEFAULT_RESOLUTION, "--resolution")
+    colour = _colour_register(options.get("colour") or "o4")
     image = processor.image(load(program))
     inputs = read_inputs(options.get("inputs"))
     per_vertex = [len(value) for value in inputs.values() if _is_per_vertex(value)]
@@ -51,17 +66,31 @@ def run_command(processor, program: str | None, output: str | None, options: dic
         bank, start = _destination(key, container)
         machine.set_bank(bank, start, _registers(key, value, vertices, per_vertex_allowed=bank == "pa"))
     machine.run()
+    if picture:
+        save_image(output, draw_strip(machine.bank("o"), colour, *size))
+        return f"wrote {output} ({size[0]}x{size[1]}, {vertices} vertices drawn as a triangle strip)"
     registers = _chosen_outputs(options.get("outputs"), machine)
     result = machine.bank("o")
     report = {"vertices": vertices, "outputs": {f"o{n}": [float(x) for x in result[n].view(np.float32)]
                                                 for n in registers},
               "bits": {f"o{n}": [f"0x{x:08x}" for x in result[n]] for n in registers}}
-    text = json.dumps(report, indent=1)
+    text = _layout(report)
     if output is None:
         echo(text)
         return ""
     write_bytes_atomic(output, (text + "\n").encode("utf-8"))
-    return f"{vertices} vertices, {len(registers)} output registers written to {output}"
+    return f"wrote {output} ({vertices} vertices, {len(registers)} output registers)"
+
+
+def _layout(report: dict) -> str:
+    """The report as JSON with one line per register (a list of vertices stays on its line)."""
+    lines = ["{", f' "vertices": {report["vertices"]},']
+    for key in ("outputs", "bits"):
+        registers = [f'  "{name}": {json.dumps(values)}' for name, values in report[key].items()]
+        lines.append(f' "{key}": {{' + ("\n" + ",\n".join(registers) + "\n " if registers else "") + "}"
+                     + ("," if key == "outputs" else ""))
+    lines.append("}")
+    return "\n".join(lines)
 
 
 def read_inputs(path: str | None) -> dict:
@@ -142,3 +171,36 @@ def _chosen_outputs(spec: str | None, machine) -> list[int]:
             raise InputError(f"--outputs: '{part.strip()}': output registers are o0 to o{outputs.shape[0] - 1}")
         chosen.extend(range(numbers[0], numbers[-1] + 1))
     return list(dict.fromkeys(chosen))
+
+
+def _colour_register(text: str) -> int:
+    found = _OUTPUT.match(text.strip())
+    if not found:
+        raise InputError(f"--colour: '{text}' is not an output register like o4")
+    return int(found.group(1))
+
+
+def strip_triangles(vertices: int) -> np.ndarray:
+    """(T, 3) vertex indices of a triangle strip, odd triangles turned round to keep the winding."""
+    if vertices < 3:
+        raise InputError(f"a triangle strip needs at least 3 vertices, not {vertices}: give more with --vertices "
+                         "or per-vertex inputs")
+    first = np.arange(vertices - 2)
+    odd = first % 2 == 1
+    return np.stack([np.where(odd, first + 1, first), np.where(odd, first, first + 1), first + 2], axis=1)
+
+
+def draw_strip(outputs: np.ndarray, colour: int, width: int, height: int) -> np.ndarray:
+    """The picture of ``outputs`` ((registers, vertices) uint32) drawn as the module docstring says:
+    (height, width, 3) uint8, row 0 at the top."""
+    if colour + 4 > outputs.shape[0]:
+        raise InputError(f"--colour o{colour}: its four registers run past o{outputs.shape[0] - 1}")
+    values = outputs.view(np.float32).astype(np.float64)
+    triangles = strip_triangles(values.shape[1])
+    fragments = rasterize(values[0:4].T[triangles], width, height)
+    colours = values[colour:colour + 3].T[triangles[fragments.triangle]]  # (F, 3 vertices, 3 channels)
+    rgb = np.einsum("fv,fvc->fc", fragments.barycentric, colours)
+    picture = np.zeros((height, width, 3), dtype=np.uint8)
+    shaded = np.nan_to_num(rgb, nan=0.0)
+    picture[height - 1 - fragments.y, fragments.x] = np.round(np.clip(shaded, 0.0, 1.0) * 255).astype(np.uint8)
+    return picture

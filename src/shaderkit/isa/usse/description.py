@@ -57,7 +57,8 @@ def _description(policy) -> Description:
     forms, operands = declarations()
     return Description("usse", word_bits=32, words_per_instruction=2, first_word_most_significant=False,
                        fields={}, operands=operands, forms=forms, order=FIRST_MATCH, operand_separator=r"\s*,\s*",
-                       unknown_bits=policy, describe_unknown=describe_unknown, overlapping_operands="must agree")
+                       unknown_bits=policy, describe_unknown=describe_unknown, overlapping_operands="must agree",
+                       data_separator=", ")
 
 
 @cache
