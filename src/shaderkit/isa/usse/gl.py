@@ -28,18 +28,21 @@ from .glsl import OUTPUTS_MARK, TRAP_MARK
 _ATTRIBUTE = re.compile(r"^in uvec4 usse_pa(\d+);", re.M)
 _UNIFORM = re.compile(r"^uniform uint usse_sa\[(\d+)\];", re.M)
 _TRAP = re.compile("^" + re.escape(TRAP_MARK) + r"(\d+): (.*)$", re.M)
+_VECTORS = re.compile(r"^flat out uvec4 usse_o(\d+);", re.M)
 _OUTPUTS = re.compile("^" + re.escape(OUTPUTS_MARK) + r"(\d+)$", re.M)
 
 
-def _layout(source: str) -> tuple[int, int, int, dict[int, str]]:
-    """(uvec4 attributes, SA uniforms, o registers, trap messages) declared by the source."""
+def _layout(source: str) -> tuple[int, int, int, int, dict[int, str]]:
+    """(uvec4 attributes, SA uniforms, o registers, uvec4 outputs per run, trap messages)
+    declared by the source."""
     outputs = _OUTPUTS.search(source)
     if outputs is None:
         raise InputError("not a decompiled USSE program (no usse-outputs line)")
     attributes = len(_ATTRIBUTE.findall(source))
     uniform = _UNIFORM.search(source)
     traps = {int(code): message for code, message in _TRAP.findall(source)}
-    return attributes, int(uniform.group(1)) if uniform else 0, int(outputs.group(1)), traps
+    vectors = len(_VECTORS.findall(source))
+    return attributes, int(uniform.group(1)) if uniform else 0, int(outputs.group(1)), vectors, traps
 
 
 def _registers(values, rows: int, lanes: int | None, what: str) -> np.ndarray:
@@ -61,13 +64,13 @@ class GlslRun:
     """A decompiled program compiled and its inputs uploaded, ready to run again and again."""
 
     def __init__(self, source: str, pa, sa=()):
-        attributes, sa_count, self.outputs, self.traps = _layout(source)
+        attributes, sa_count, self.outputs, self.vectors, self.traps = _layout(source)
         pa = np.asarray(pa)
         lanes = pa.shape[1] if pa.ndim == 2 else 1
         pa = _registers(pa, 4 * attributes, lanes, "PA")
         sa = _registers(sa if np.size(sa) else np.zeros((0, 1)), sa_count, lanes, "SA")
         self.lanes = lanes
-        self.vectors = (self.outputs + 3) // 4
+        self.windows = range(0, self.outputs, 4 * self.vectors)
         varyings = [f"usse_o{k}" for k in range(self.vectors)] + ["usse_trap"]
         self.program = compile_program(gl_context(), vertex_shader=source, varyings=varyings)
         self.stride = 16 * self.vectors + 8
@@ -87,7 +90,9 @@ class GlslRun:
             self.release()
             raise
 
-    def _set_uniforms(self, column: np.ndarray) -> None:
+    def _set_uniforms(self, column: np.ndarray, base: int = 0) -> None:
+        if "usse_o_base" in self.program:
+            self.program["usse_o_base"].value = base
         if "usse_sa" in self.program:  # the compiler keeps the array only up to the last element read
             length = self.program["usse_sa"].array_length
             self.program["usse_sa"].write(column[:length].tobytes())
@@ -95,21 +100,24 @@ class GlslRun:
     def draw(self) -> None:
         """Run every lane (no read back)."""
         for _, column, run in self.groups:
-            self._set_uniforms(column)
-            run.draw()
+            for base in self.windows:
+                self._set_uniforms(column, base)
+                run.draw()
 
     def run(self) -> np.ndarray:
         """The o registers, (registers, lanes) uint32; a trap raises its InputError."""
         outputs = np.zeros((self.outputs, self.lanes), np.uint32)
         for chosen, column, run in self.groups:
-            self._set_uniforms(column)
-            data = np.frombuffer(run.run(), np.uint32).reshape(len(chosen), self.stride // 4)
-            trapped = np.flatnonzero(data[:, -2])
-            if trapped.size:
-                code, pc = data[trapped[0], -2:]
-                message = self.traps.get(int(code), f"trap {int(code)}")
-                raise InputError(message.replace("{pc}", str(int(pc))))
-            outputs[:, chosen] = data[:, :4 * self.vectors].T[:self.outputs]
+            for base in self.windows:
+                self._set_uniforms(column, base)
+                data = np.frombuffer(run.run(), np.uint32).reshape(len(chosen), self.stride // 4)
+                trapped = np.flatnonzero(data[:, -2])
+                if trapped.size:
+                    code, pc = data[trapped[0], -2:]
+                    message = self.traps.get(int(code), f"trap {int(code)}")
+                    raise InputError(message.replace("{pc}", str(int(pc))))
+                window = outputs[base:base + 4 * self.vectors]
+                window[:, chosen] = data[:, :4 * self.vectors].T[:window.shape[0]]
         return outputs
 
     def release(self) -> None:

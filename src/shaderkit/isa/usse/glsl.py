@@ -20,9 +20,10 @@ Layout of the shader:
 * ``main()`` runs the secondary program then the primary one (each a function; temporaries,
   internal registers and predicates reset before each), exactly as the emulator does: every
   storage operand of the secondary program addresses ``SA``, per vertex.
-* Outputs: the ``o`` registers as ``flat out uvec4 usse_o0, usse_o1, ...`` (registers ``4k``..)
-  and ``usse_trap`` (uvec2: a trap code, 0 when the run went well, and the instruction), captured
-  by transform feedback (:func:`.gl.run_glsl`).
+* Outputs: the ``o`` registers as ``flat out uvec4 usse_o0, usse_o1, ...`` (registers
+  ``usse_o_base + 4k``.., at most 15 vectors: a program with more than 60 ``o`` registers is run
+  once per window of 60, uniform ``usse_o_base``) and ``usse_trap`` (uvec2: a trap code, 0 when
+  the run went well, and the instruction), captured by transform feedback (:func:`.gl.run_glsl`).
 * Control flow: a program without branches or returns is straight-line code (an ending
   instruction returns from the program's function). A program with them runs as a PC loop
   around a ``switch`` with one case per instruction; each lane follows its own branches, which
@@ -80,6 +81,9 @@ TRAP_BUDGET = 1
 TRAP_MARK = "// usse-trap "
 OUTPUTS_MARK = "// usse-outputs "
 ATTRIBUTE_LIMIT = 16
+# uvec4 outputs per run: with usse_trap, within GL's minimum of 64 interleaved transform-feedback
+# components; more o registers are captured in several runs (uniform usse_o_base).
+OUTPUT_VECTORS = 15
 
 HELPERS = """\
 // F32 bits -> double, exactly (denormals by hand: llvmpipe flushes them).
@@ -310,7 +314,7 @@ def decompile(primary: Sequence[int], secondary: Sequence[int] = (), *, pa_count
         raise InputError("a decompiled program needs at least one output register")
     sizes = {"r": needed["r"], "o": max(o_count, needed["o"]), "pa": max(pa_count, needed["pa"]),
              "sa": max(sa_count, needed["sa"])}
-    vectors = (o_count + 3) // 4
+    vectors = min((o_count + 3) // 4, OUTPUT_VECTORS)
     lines = ["#version 430",
              "// A USSE (PowerVR SGX543) vertex program decompiled by shaderkit (shaderkit.isa.usse.glsl).",
              f"{OUTPUTS_MARK}{o_count}"]
@@ -319,7 +323,8 @@ def decompile(primary: Sequence[int], secondary: Sequence[int] = (), *, pa_count
     if sa_count:
         lines.append(f"uniform uint usse_sa[{sa_count}];")
     lines += [f"flat out uvec4 usse_o{k};" for k in range(vectors)]
-    lines += ["flat out uvec2 usse_trap;", "uniform uint usse_zero;  // always 0 (GL initialises it): hides constants from the compiler"]
+    lines += ["flat out uvec2 usse_trap;", "uniform uint usse_zero;  // always 0 (GL initialises it): hides constants from the compiler",
+              "uniform int usse_o_base;  // the first o register captured (0 unless there are more than 60)"]
     lines += [f"uint R[{sizes['r']}];", f"uint O[{sizes['o']}];", f"uint PA[{sizes['pa']}];",
               f"uint SA[{sizes['sa']}];", "uint I[16];", "bool P[4];",
               "uint usse_trap_code = 0u;", "uint usse_trap_pc = 0u;", ""]
@@ -345,9 +350,10 @@ def decompile(primary: Sequence[int], secondary: Sequence[int] = (), *, pa_count
               "        usse_reset();",
               "        usse_primary();",
               "    }"]
+    lines.append(f"    uint captured[{4 * vectors}];")
+    lines.append(f"    for (int k = 0; k < {4 * vectors}; ++k) captured[k] = usse_o_base + k < {o_count} ? O[usse_o_base + k] : 0u;")
     for k in range(vectors):
-        parts = [f"O[{4 * k + c}]" if 4 * k + c < o_count else "0u" for c in range(4)]
-        lines.append(f"    usse_o{k} = uvec4({', '.join(parts)});")
+        lines.append(f"    usse_o{k} = uvec4({', '.join(f'captured[{4 * k + c}]' for c in range(4))});")
     lines += ["    usse_trap = uvec2(usse_trap_code, usse_trap_pc);",
               "    gl_Position = vec4(0.0, 0.0, 0.0, 1.0);",
               "}"]

@@ -130,7 +130,8 @@ def read_f16(operand: Operand, c: int) -> Value:
     if isinstance(operand, Internal):
         return Value(f"usse_h16({word(operand, c)})", True)
     if isinstance(operand, Constant):
-        return opaque_float(operand.f16(None, c))
+        with np.errstate(over="ignore"):
+            return opaque_float(operand.f16(None, c))
     return read_f32(operand, c)
 
 
