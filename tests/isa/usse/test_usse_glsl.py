@@ -521,3 +521,18 @@ def test_random_programs_on_llvmpipe_are_the_emulator(chunk):
                                   [(int(r), int(lane), hex(expected[r, lane]), hex(got[r, lane])) for r, lane in differ[:4]])
         compared += 1
     assert compared >= FUZZ_PROGRAMS // 2, (compared, stopped)
+
+
+def test_more_than_sixty_o_registers_are_captured_in_windows():
+    program = [limm(0x1234, dest_bank=1, dest_num=3), limm(0xABCD, dest_bank=1, dest_num=80),
+               vbw(2, 1, dest_bank=1, dest_n=61, src1_bank=2, src1_n=0, src2_bank=2, src2_n=1), END]
+    pa = random_registers(np.random.default_rng(1), 4, 9)
+    expected = emulate(program, [], pa, np.zeros((1, 9), np.uint32))
+    assert expected.shape[0] == 84
+    source = decompile(program, pa_count=4, sa_count=0)
+    assert source.count("flat out uvec4 usse_o") == 15
+    got = run_glsl(source, pa)
+    assert np.array_equal(got, expected)
+    assert got[80].tolist() == [0xABCD] * 9 and got[3].tolist() == [0x1234] * 9
+    fewer = run_glsl(decompile(program, pa_count=4, sa_count=0, outputs=8), pa)
+    assert np.array_equal(fewer, expected[:8])

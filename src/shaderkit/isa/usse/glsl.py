@@ -3,7 +3,8 @@ shader that computes what :class:`~.machine.UsseMachine` computes, one vertex pe
 
 API::
 
-    source = decompile(primary, secondary=(), pa_count=36, sa_count=42, outputs=None)
+    source = decompile(primary, secondary=(), *, pa_count, sa_count, outputs=None,
+                       budget=DEFAULT_BUDGET, unmodelled="raise")
     # run it: shaderkit.isa.usse.gl.run_glsl(source, pa, sa) -> (registers, lanes) uint32
 
 Layout of the shader:
@@ -16,7 +17,7 @@ Layout of the shader:
   program), the internal registers ``uint I[16]`` (``i<k>`` channel ``c`` is ``I[4k + c]``) and
   the predicates ``bool P[4]``. F32 channel k of an operand numbered n is register ``n + k``; F16
   channels are the halves of a register, read with ``unpackHalf2x16`` and written with
-  ``packHalf2x16``.
+  ``packHalf2x16`` (NaNs converted by hand, keeping their payload as NumPy does).
 * ``main()`` runs the secondary program then the primary one (each a function; temporaries,
   internal registers and predicates reset before each), exactly as the emulator does: every
   storage operand of the secondary program addresses ``SA``, per vertex.
@@ -54,7 +55,7 @@ Where the GLSL may differ from the emulator (and the tolerance the tests use):
   double (frexp and an atanh series; roundEven, a Taylor series and ldexp) and rounded once, so
   they are nearly always the correctly rounded F32 result — while NumPy's float32 ``log2`` and
   ``exp2`` (the emulator's) are off by one ULP here and there. The tests allow 2 ULP there
-  (measured: at most 2, about 4% of random values differ by 1).
+  (measured: at most 2; a few percent of random values differ by 1).
 * The compiler folds ``x * 0.0`` to 0 and ``x + 0.0`` to x even in ``precise`` double code, so
   constants (the constant bank, immediates, swizzle constants) and the zeros the banks start with
   are ORed with ``uniform uint usse_zero`` (always 0) to keep them out of its sight.
@@ -64,7 +65,8 @@ Where the GLSL may differ from the emulator (and the tolerance the tests use):
 * Branches with ``any_inst``/``all_inst`` decide per vertex (the emulator decides over all the
   lanes running; the two agree when the predicate is the same in every lane), and the link
   register is per vertex (the emulator's is shared; they agree unless one lane returns through
-  a link only another lane saved). The instruction budget is counted per vertex.
+  a link only another lane saved). The instruction budget is counted per vertex (the emulator counts
+  each PC group's instruction while lanes are apart: a loop stops on both, maybe at another PC).
 """
 
 from __future__ import annotations
