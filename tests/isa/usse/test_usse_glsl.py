@@ -304,6 +304,14 @@ PROGRAMS = {
         limm(0x11, dest_bank=1, dest_num=0),
         br(2, pred=5, all_inst=1),
         limm(0x12, dest_bank=1, dest_num=1)],
+    "literals_times_infinities": [  # 0 * inf is NaN: the compiler must not fold the zeros away
+        limm(0, dest_num=0), limm(0, dest_num=1),
+        nmad(0, src1_bank_sel=0, src1_n=0, src2_n=0, dest_n=0),
+        nmad(1, src1_bank_sel=0, src1_n=0, src2_n=1, dest_n=2),
+        vbw(2, 0, dest_bank=0, dest_n=4, src1_bank=2, src2_bank=2, src2_ext=1, src1_n=0, src2_n=0),
+        nmad(0, src1_bank_sel=0, src1_n=2, src2_n=1, dest_n=4),
+        vmad2(dest_bank=1, dest_n=3, src0_bank=1, src0_n=0, src1_bank=1, src1_bank_ext=1, src1_n=0,
+              src2_bank=2, src2_n=2, dest_mask=0b1111)],
     "end_flags": [word("PHAS"), NOP, limm(7, dest_bank=1, end=1), limm(8, dest_bank=1, dest_num=1)],
     "end_flag_predicated_vmad": [
         vtst(alu_sel=0, prec=1, alu_op=2, sign_test=2, src1_bank=2, src1_n=0, src2_bank=2, src2_ext=1, src2_n=0,
@@ -370,6 +378,9 @@ def program_inputs(name: str, seed: int = 14):
     sa = random_registers(rng, SA_COUNT, LANES)
     if name == "per_lane_loop":
         pa[20] = (np.uint32(1) << rng.integers(1, 12, LANES).astype(np.uint32)) - np.uint32(1)
+    if name == "literals_times_infinities":
+        pa[:8] = rng.choice(np.array([0x7F800000, 0xFF800000, 0x7FC00000, 0x3F800000, 0x80000000], np.uint32),
+                            (8, LANES))
     if name == "any_inst_uniform_predicate":
         pa[30] = np.float32(rng.choice([-1.0, 1.0])).view(np.uint32)
     return pa, sa
@@ -494,7 +505,7 @@ def random_program(generator, length: int = 4) -> list[int]:
 
 
 @pytest.mark.parametrize("chunk", range(FUZZ_CHUNKS))
-def test_random_programs_on_llvmpipe_are_the_emulator(chunk):
+def test_random_programs_on_llvmpipe_are_the_emulator(chunk, tmp_path):
     import random
     generator = random.Random(1400 + chunk)
     rng = np.random.default_rng(chunk)
@@ -505,6 +516,7 @@ def test_random_programs_on_llvmpipe_are_the_emulator(chunk):
             source = decompile(program, pa_count=PA_COUNT, sa_count=SA_COUNT, budget=300)
         except InputError:  # e.g. a repeat that SMLSI steps below register 0
             continue
+        validate(source, tmp_path)
         pa, sa = random_registers(rng, PA_COUNT, 64), random_registers(rng, SA_COUNT, 64)
         try:
             with np.errstate(all="ignore"):

@@ -101,10 +101,10 @@ def word(operand: Operand, k: int) -> str:
         if k > 3:
             raise NotModelled(f"channel {k} of internal register i{operand.index}")
         return f"I[{4 * operand.index + k}]"
-    if isinstance(operand, Constant):
-        return uint_literal(int(operand.word(None, k)))
+    if isinstance(operand, Constant):  # literals are hidden from the compiler: see opaque_float
+        return f"({uint_literal(int(operand.word(None, k)))} | usse_zero)"
     if isinstance(operand, Immediate):
-        return uint_literal(operand.value)
+        return f"({uint_literal(operand.value)} | usse_zero)"
     raise NotModelled(f"operand {operand.name}")
 
 
@@ -118,8 +118,6 @@ def opaque_float(value) -> Value:
 def read_f32(operand: Operand, c: int) -> Value:
     if isinstance(operand, Immediate):
         return opaque_float(operand.value)
-    if isinstance(operand, Constant):
-        return Value(f"({word(operand, c)} | usse_zero)", True)
     return Value(word(operand, c), True)
 
 
@@ -521,7 +519,7 @@ def glsl_limm(f, ctx, emit):
     value = f["imm_value_first_21bits"] | f["imm_value_bits21to25"] << 21 | f["imm_value_bits26to31"] << 26
     dest = dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_num"], doubled=False, bits=7, secondary=ctx.secondary)
     with Guarded(emit, predicate(PREDICATES_EXTENDED, f["pred"])):
-        write_word(emit, dest, 0, uint_literal(value))
+        write_word(emit, dest, 0, f"({uint_literal(value)} | usse_zero)")
     return with_end(None, f["end"])
 
 
@@ -631,7 +629,7 @@ def glsl_vtstmsk(f, ctx, emit):
     channels = (0, 1, 2, 3) if is_float and mask_type == 2 else (0,)
     with Guarded(emit, predicate(PREDICATES_EXTENDED, f["pred"])):
         for c in channels:
-            write_word(emit, dest, c, f"{tests[c]} ? {uint_literal(passed)} : 0u")
+            write_word(emit, dest, c, f"({tests[c]} ? {uint_literal(passed)} : 0u) | usse_zero")
 
 
 # -- bitwise (semantics_integer) --------------------------------------------------------------------
