@@ -76,7 +76,7 @@ class GlslRun:
         self.stride = 16 * self.vectors + 8
         self.groups = []  # (lanes of the group, SA column, FeedbackRun)
         try:
-            if sa.shape[1] == 1 or lanes == 1:
+            if sa.shape[0] == 0 or bool((sa == sa[:, :1]).all()):  # one set of uniforms: one draw
                 columns, inverse = sa[:, :1].T, np.zeros(lanes, np.int64)
             else:
                 columns, inverse = np.unique(sa.T, axis=0, return_inverse=True)
