@@ -23,8 +23,28 @@ An ISA package subclasses :class:`DescribedIsa`, sets ``description`` (and usual
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+from .asm import Program
 from .model import Description, Instruction, ParseContext
+
+
+@dataclass
+class Assembled:
+    """What ``assemble`` returns where the program image is more than the words: the
+    assembler's program (statements, warnings) and the image it describes (what ``machine`` and
+    the ISA's containers take)."""
+
+    program: Program
+    image: object
+
+    @property
+    def words(self) -> list[int]:
+        return self.program.words
+
+    @property
+    def warnings(self):
+        return self.program.warnings
 
 
 class DescribedIsa:

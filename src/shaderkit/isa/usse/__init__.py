@@ -19,31 +19,14 @@ of the ``forms_*`` modules):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from ...core.asm import Assembler, Program
+from ...core.asm import Assembler
 from ...core.diagnostics import InputError
-from ...core.face import DescribedIsa
+from ...core.face import Assembled, DescribedIsa
 from . import program as programs
 from .description import listing
 
-__all__ = ["Usse", "UssePrograms", "make_isa"]
-
-
-@dataclass
-class UssePrograms:
-    """An assembled source: the assembler's program and the image it describes."""
-
-    program: Program
-    image: programs.UsseImage = field(default=None)
-
-    @property
-    def words(self) -> list[int]:
-        return self.program.words
-
-    @property
-    def warnings(self):
-        return self.program.warnings
+__all__ = ["Usse", "make_isa"]
 
 
 class Usse(DescribedIsa):
@@ -59,11 +42,11 @@ class Usse(DescribedIsa):
     def detect_format(self, data: bytes, path: str) -> str | None:
         return programs.detect_format(data, path)
 
-    def assemble(self, source: str, filename: str = "<input>") -> UssePrograms:
+    def assemble(self, source: str, filename: str = "<input>") -> Assembled:
         program = self.assembler.assemble(source, filename)
         if not program.words:
             raise InputError(f"{filename}: nothing to assemble: no instruction or data in it")
-        return UssePrograms(program, programs.image_of(program.words, program.state.data, filename))
+        return Assembled(program, programs.image_of(program.words, program.state.data, filename))
 
     def image(self, image) -> programs.UsseImage:
         """Any program image (an assembled or read :class:`~.program.UsseImage`, or 32-bit words of a

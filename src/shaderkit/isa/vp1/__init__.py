@@ -25,38 +25,20 @@ same on all three); it selects the emulator's variant.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from ...core import binfmt
-from ...core.asm import Assembler, Program
+from ...core.asm import Assembler
 from ...core.asm_hooks import MacroCall, bundle_check
 from ...core.diagnostics import InputError, SourceError
 from ...core.disasm import (annotated_lines, annotations, disassemble, foreign_words, jump_labels, listing,
                             plausibility_warnings)
 from ...core.expr import evaluate
-from ...core.face import DescribedIsa
+from ...core.face import Assembled, DescribedIsa
 from ...core.model import Instruction
 from . import description as described
 
 CHIPS = ("nv41", "nv44", "g80")
 DEFAULT_CHIP = "g80"
-
-
-@dataclass
-class Vp1Program:
-    """An assembled program: ``words`` (= ``image``, what the machine loads) and the
-    assembler's program with its statements and warnings."""
-
-    program: Program
-    image: list[int] = field(default_factory=list)
-
-    @property
-    def words(self) -> list[int]:
-        return self.program.words
-
-    @property
-    def warnings(self):
-        return self.program.warnings
 
 
 def _count(call: MacroCall) -> int:
@@ -140,11 +122,11 @@ class Vp1(DescribedIsa):
             return plain_lines(words)
         return annotated_lines(self.envydis, list(words), address=0, unknown_text=described.UNKNOWN_TEXT)
 
-    def assemble(self, source: str, filename: str = "<input>") -> Vp1Program:
+    def assemble(self, source: str, filename: str = "<input>") -> Assembled:
         program = self.assembler.assemble(source, filename)
         if not program.words:
             raise InputError(f"{filename}: nothing to assemble: no instruction or data in it")
-        return Vp1Program(program, list(program.words))
+        return Assembled(program, list(program.words))
 
     def disassemble(self, words: Sequence[int], *, addresses: bool = True) -> str:
         if not len(words):
