@@ -64,7 +64,8 @@ REGISTRY = {
                         commands=frozenset({"decompile", "bench"}), variant={"kind": "fragment"},
                         containers=("vpo", "fpo")),
     "vp1": Processor("shaderkit.isa.vp1", "NVIDIA VP1 video processor (NV41–G84)", commands=frozenset({"bench"})),
-    "usse": Processor("shaderkit.isa.usse", "PowerVR SGX543/544 USSE shader programs (PS Vita)", containers=("gxp",)),
+    "usse": Processor("shaderkit.isa.usse", "PowerVR SGX543/544 USSE shader programs (PS Vita)",
+                      commands=frozenset({"decompile", "bench"}), containers=("gxp",)),
 }
 
 

@@ -282,22 +282,19 @@ class _Program:
         return lines
 
 
-def decompile(primary: Sequence[int], secondary: Sequence[int] = (), *, pa_count: int, sa_count: int,
+def decompile(primary: Sequence[int], secondary: Sequence[int] = (), *, pa_count: int | None = None,
+              sa_count: int | None = None,
               outputs: int | None = None, budget: int = DEFAULT_BUDGET, unmodelled: str = "raise") -> str:
     """GLSL 4.30 vertex shader source of a USSE vertex program (see the module docstring).
 
     ``pa_count``/``sa_count``: how many PA registers come in as attributes and SA registers as
-    the uniform array; ``outputs``: how many ``o`` registers are captured (default: the
+    the uniform array (a GXP container's counts; default: as many as the program reads); ``outputs``: how many ``o`` registers are captured (default: the
     emulator's ``o`` bank for this program, at least 16); ``budget``: instructions per program
     before a run stops (the emulator's); ``unmodelled``: "raise" (an InputError for a reachable
     word the emulator does not model) or "trap" (a run-time trap instead).
     """
     if unmodelled not in ("raise", "trap"):
         raise InputError(f"unmodelled must be 'raise' or 'trap', not {unmodelled!r}")
-    if pa_count < 0 or sa_count < 0:
-        raise InputError("pa_count and sa_count cannot be negative")
-    if (pa_count + 3) // 4 > ATTRIBUTE_LIMIT:
-        raise InputError(f"{pa_count} PA registers need more than {ATTRIBUTE_LIMIT} uvec4 attributes")
     traps = [f"instruction budget of {budget} exhausted at instruction {{pc}} (a loop?)"]
     needed = {name: MINIMUM_BANK for name in STORAGE_BANKS}
     record_needs(needed)
@@ -305,6 +302,12 @@ def decompile(primary: Sequence[int], secondary: Sequence[int] = (), *, pa_count
         programs = [_Program(list(secondary), True, traps), _Program(list(primary), False, traps)]
     finally:
         record_needs(None)
+    pa_count = needed["pa"] if pa_count is None else pa_count
+    sa_count = needed["sa"] if sa_count is None else sa_count
+    if pa_count < 0 or sa_count < 0:
+        raise InputError("pa_count and sa_count cannot be negative")
+    if (pa_count + 3) // 4 > ATTRIBUTE_LIMIT:
+        raise InputError(f"{pa_count} PA registers need more than {ATTRIBUTE_LIMIT} uvec4 attributes")
     if unmodelled == "raise":
         for program in programs:
             reachable = program.reachable()
