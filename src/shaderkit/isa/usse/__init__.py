@@ -11,6 +11,8 @@ of the ``forms_*`` modules):
 * ``assemble``/``disassemble`` read and write bare programs and GXP containers
   (:mod:`.program`, :mod:`.gxp`): ``disasm prog.gxp`` shows the parameters, literals and both
   programs; ``asm -f gxp`` rebuilds the container;
+* ``--core sgx540`` (``make_isa(core="sgx540")``) reads and writes the older family's words by its
+  opcode map (:mod:`.sgx540`); everything else is the SGX543/544's;
 * ``machine`` is the emulator (:mod:`.machine`), ``run_command`` runs a vertex program on JSON
   inputs (:mod:`.command`), ``decompile`` gives GLSL 4.30 (:mod:`.glsl`), ``benchmark`` and
   ``documentation`` the bench and the reference manual.
@@ -26,7 +28,12 @@ from ...core.face import Assembled, DescribedIsa
 from . import program as programs
 from .description import listing
 
-__all__ = ["Usse", "make_isa"]
+__all__ = ["CORES", "Usse", "make_isa"]
+
+# sgx543 (the VEC34 family, also SGX544) is what everything models; sgx540 is the older family's
+# opcode map only (:mod:`.sgx540`): names and the few fields the public map gives.
+CORES = ("sgx543", "sgx540")
+DEFAULT_CORE = "sgx543"
 
 
 class Usse(DescribedIsa):
@@ -34,8 +41,16 @@ class Usse(DescribedIsa):
     word_bits = 32
     byte_order = "little"
 
-    def __init__(self):
-        self.description = listing()
+    def __init__(self, core: str = DEFAULT_CORE):
+        core = str(core).lower()
+        if core not in CORES:
+            raise InputError(f"unknown USSE core '{core}' (use one of {', '.join(CORES)})")
+        self.core = core
+        if core == "sgx540":
+            from . import sgx540
+            self.description = sgx540.listing()
+        else:
+            self.description = listing()
         self.assembler = Assembler(self.description, comment_prefixes=("//", ";"), directives=programs.DIRECTIVES)
         self.containers = {"gxp": (programs.write_container, programs.read_container)}
 
@@ -69,6 +84,7 @@ class Usse(DescribedIsa):
     def machine(self, image=None, *, lanes: int = 1, **options):
         """The emulator (:class:`~.machine.UsseMachine`) with the image's programs."""
         from .machine import UsseMachine
+        self._vec34_only("emulator")
         image = self.image(image if image is not None else [])
         if not image.primary and not image.secondary:
             raise InputError("empty image: no instructions to run")
@@ -80,10 +96,16 @@ class Usse(DescribedIsa):
 
     def decompile(self, image) -> str:
         from .glsl import decompile
+        self._vec34_only("GLSL decompiler")
         image = self.image(image)
         container = image.container
         counts = {"pa_count": container.pa_count, "sa_count": container.sa_count} if container else {}
         return decompile(image.primary, image.secondary, **counts)
+
+    def _vec34_only(self, what: str) -> None:
+        if self.core != DEFAULT_CORE:
+            raise InputError(f"--core {self.core} has no {what}: the public knowledge gives that family's opcode map "
+                             "only, no operand layouts or semantics (use --core sgx543)")
 
     def benchmark(self, seconds: float = 2.0):
         from .bench import run_benchmark
@@ -94,5 +116,5 @@ class Usse(DescribedIsa):
         return documentation()
 
 
-def make_isa() -> Usse:
-    return Usse()
+def make_isa(core: str = DEFAULT_CORE) -> Usse:
+    return Usse(core)

@@ -7,6 +7,10 @@ import click
 
 from ..command_options import option
 
+CORE = option("--core", type=click.Choice(["sgx543", "sgx540"]), default="sgx543", show_default=True,
+              selects_variant=True,
+              help="sgx543: the VEC34 family (SGX543/544); sgx540: the older family's opcode map (names only).")
+
 RUN = [
     option("--inputs", "inputs", default=None,
            help="JSON: attributes and uniforms by parameter name or register (pa4, sa32), per vertex or for all."),
@@ -24,7 +28,7 @@ _USAGE = {"run": ["shaderkit run -m usse prog.gxp --inputs in.json [--vertices N
 
 
 def command_options(**variant) -> dict[str, list]:
-    return {"run": RUN}
+    return {"asm": [CORE], "disasm": [CORE], "run": RUN}
 
 
 def usage(**variant) -> dict[str, list[str]]:

@@ -61,13 +61,14 @@ class FormSyntax:
     """One form's declarations being built (one per fixed value of a selector field, sharing
     operands): the fields (spec §10 names plus ``_``-prefixed combinations) and the operand bindings."""
 
-    def __init__(self, name: str, pattern: str, fields: dict[str, str]):
+    def __init__(self, name: str, pattern: str, fields: dict[str, str], rest: str = "unused"):
         self.name = name
         self.pattern = pattern
         self.fields: dict[str, object] = dict(fields)
         self.operands: dict = {}
         self.pieces: dict[str, tuple[str, ...]] = {}  # combined field -> the fields it covers whole
         self.unused = _unused_layout(pattern, fields)
+        self.rest = f"_{rest}"  # the field of the free bits, written as "<rest>=0x…"
 
     def width(self, name: str) -> int:
         declared = self.fields[name]
@@ -177,8 +178,8 @@ class FormSyntax:
         read |= set(carries)
         extras = [field_name for field_name in self.fields if field_name not in read and not field_name.startswith("_")]
         if self.unused:
-            self.fields["_unused"] = field(self.unused, in_place=True)
-            extras.append("_unused")
+            self.fields[self.rest] = field(self.unused, in_place=True)
+            extras.append(self.rest)
         if extras:
             binding = self.bind(f"raw_{'_'.join(extras)}", Assignments(tuple(extras)))
             words = template.split()
