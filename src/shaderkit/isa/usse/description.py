@@ -1,7 +1,7 @@
 """USSE's description in core's model: every form of :mod:`.encoding` with its own fields (the
 names of spec §10), decoded in table order (:data:`~shaderkit.core.model.FIRST_MATCH`, as Vita3K
-decodes), its text declared by the form modules (:mod:`.forms_vector`, …) through
-:mod:`.syntax`. A form without a declaration of its own (its semantics are unknown, §9) prints
+decodes), its text declared by the form modules (every ``forms_*`` module's ``DECLARED`` table:
+:mod:`.forms_vector`, …) through :mod:`.syntax`. A form without a declaration of its own (its semantics are unknown, §9) prints
 as its lower-case name and its non-zero raw fields (``sop2 count=0x3, cop=0x1``).
 
 Every word a form's fixed bits match decodes as that form: fields the text does not show yet and
@@ -15,20 +15,28 @@ same words. Two readings:
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from functools import cache
+from pathlib import Path
 
 from ...core.model import FIRST_MATCH, Annotate, AsData, Description
-from . import forms_bitwise, forms_control, forms_move, forms_test, forms_vector
 from .encoding import VEC34_FORMS, form_fields
 from .syntax import FormSyntax
 
-# Form name -> the declaration of its syntax (a generator of forms, given a FormSyntax).
-DECLARED = {"VMAD2": forms_vector.vmad2, "V32NMAD": forms_vector.v32nmad, "V16NMAD": forms_vector.v16nmad,
-            "VMAD": forms_vector.vmad, "VDP": forms_vector.vdp, "VCOMP": forms_vector.vcomp,
-            "VMOV": forms_move.vmov, "VPCK": forms_move.vpck, "LIMM": forms_move.limm,
-            "VTST": forms_test.vtst, "VTSTMSK": forms_test.vtstmsk, "VBW": forms_bitwise.vbw,
-            "NOP": forms_control.nop, "BR": forms_control.br, "KILL": forms_control.kill,
-            "SMLSI": forms_control.smlsi, "SMBO": forms_control.smbo}
+@cache
+def declared_syntax() -> dict:
+    """Form name -> the declaration of its syntax (a generator of forms, given a FormSyntax): the
+    ``DECLARED`` tables of every ``forms_*`` module of this package."""
+    declared = {}
+    for module in sorted(info.name for info in pkgutil.iter_modules(_package_path())
+                         if info.name.startswith("forms_")):
+        declared.update(importlib.import_module(f"{__package__}.{module}").DECLARED)
+    return declared
+
+
+def _package_path() -> list[str]:
+    return [str(Path(__file__).parent)]
 
 
 def raw_form(syntax: FormSyntax):
@@ -39,9 +47,10 @@ def raw_form(syntax: FormSyntax):
 def declarations() -> tuple[list, dict]:
     """Every form in decoding order, and the operand bindings they name."""
     forms, operands = [], {}
+    declared = declared_syntax()
     for name, pattern, layout in VEC34_FORMS:
         syntax = FormSyntax(name, pattern, form_fields(layout))
-        forms.extend(DECLARED.get(name, raw_form)(syntax))
+        forms.extend(declared.get(name, raw_form)(syntax))
         operands.update(syntax.operands)
     return forms, operands
 

@@ -20,7 +20,7 @@ from functools import cache
 
 from ...core.docs import BitRange, InstructionEntry, Reference, bit_diagram, form_bit_ranges, prose
 from ...core.model.assignments import Assignments
-from .description import DECLARED, listing
+from .description import declared_syntax, listing
 from .forms_move import DATA_TYPES, PACK_FORMATS
 from .forms_test import ALUS, OPERATIONS
 
@@ -345,7 +345,7 @@ def documentation() -> Reference:
         if raw:
             fields = [name.lstrip("_") for name in description.operands[raw[0]].fields]
             shown = ", ".join(f"`{name}`" for name in fields)
-            if form.name not in DECLARED:
+            if form.name not in declared_syntax():
                 text += f"\n\n{_RAW_NOTE} Fields: {shown}."
             else:
                 text += f"\n\nShown as `name=value` when not 0: {shown}."

@@ -44,3 +44,6 @@ def vbw(syntax: FormSyntax):
                 yield syntax.build(f"{{{pred}?}} {mnemonic}{{{flags}}} {{{dest}}}, {{{src1}}}, {{{inverted}}}, "
                                    f"{{{rotation} if src2_rot}}", op1=op1, op2=op2, src2_bank=bank_choice[0],
                                    src2_ext=bank_choice[1])
+
+
+DECLARED = {"VBW": vbw}

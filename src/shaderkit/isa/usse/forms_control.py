@@ -68,3 +68,6 @@ def smbo(syntax: FormSyntax):
 
 
 
+
+
+DECLARED = {"NOP": nop, "BR": br, "KILL": kill, "SMLSI": smlsi, "SMBO": smbo}

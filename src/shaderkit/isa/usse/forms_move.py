@@ -109,3 +109,6 @@ def limm(syntax: FormSyntax):
     value = syntax.combined("value", "imm_value_bits26to31", "imm_value_bits21to25", "imm_value_first_21bits")
     immediate = syntax.bind("value", Operand(value, HEX_IMMEDIATE, title="immediate"))
     yield syntax.build(f"{{{pred}?}} limm{{{flags}}} {{{dest}}}, {{{immediate}}}")
+
+
+DECLARED = {"VMOV": vmov, "VPCK": vpck, "LIMM": limm}

@@ -77,3 +77,6 @@ def vtst(syntax: FormSyntax):
 
 def vtstmsk(syntax: FormSyntax):
     return _test_forms(syntax, "vtstmsk", "test_flag_2", writes_predicate=False)
+
+
+DECLARED = {"VTST": vtst, "VTSTMSK": vtstmsk}

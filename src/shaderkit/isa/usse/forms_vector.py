@@ -143,3 +143,6 @@ def vcomp(syntax: FormSyntax):
     for op2, mnemonic in enumerate(COMPLEX_OPERATIONS):
         yield syntax.build(f"{{{pred}?}} {mnemonic}{{{flags}}} {{{dest}}}.{{{mask}}}, {{{src1}}}.{{{component}}}",
                            op2=op2)
+
+
+DECLARED = {"VMAD2": vmad2, "V32NMAD": v32nmad, "V16NMAD": v16nmad, "VMAD": vmad, "VDP": vdp, "VCOMP": vcomp}
