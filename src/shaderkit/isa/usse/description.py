@@ -25,14 +25,18 @@ from .encoding import VEC34_FORMS, form_fields
 from .syntax import FormSyntax
 
 @cache
+def form_modules() -> tuple:
+    """Every ``forms_*`` module of this package: each declares the syntax of some forms
+    (``DECLARED``) and may give the meaning of its mnemonics (``MEANINGS``, for the manual)."""
+    names = sorted(info.name for info in pkgutil.iter_modules(_package_path()) if info.name.startswith("forms_"))
+    return tuple(importlib.import_module(f"{__package__}.{name}") for name in names)
+
+
+@cache
 def declared_syntax() -> dict:
     """Form name -> the declaration of its syntax (a generator of forms, given a FormSyntax): the
-    ``DECLARED`` tables of every ``forms_*`` module of this package."""
-    declared = {}
-    for module in sorted(info.name for info in pkgutil.iter_modules(_package_path())
-                         if info.name.startswith("forms_")):
-        declared.update(importlib.import_module(f"{__package__}.{module}").DECLARED)
-    return declared
+    ``DECLARED`` tables of every form module."""
+    return {name: declare for module in form_modules() for name, declare in module.DECLARED.items()}
 
 
 def _package_path() -> list[str]:

@@ -20,7 +20,7 @@ from functools import cache
 
 from ...core.docs import BitRange, InstructionEntry, Reference, bit_diagram, form_bit_ranges, prose
 from ...core.model.assignments import Assignments
-from .description import declared_syntax, listing
+from .description import declared_syntax, form_modules, listing
 from .forms_move import DATA_TYPES, PACK_FORMATS
 from .forms_test import ALUS, OPERATIONS
 
@@ -217,6 +217,9 @@ def _test_meaning(mnemonic: str) -> str:
 
 def meaning(mnemonic: str) -> str:
     """What the instruction does (Markdown), from spec §5/§5.1."""
+    for module in form_modules():  # meanings a form module gives with its syntax
+        if mnemonic in getattr(module, "MEANINGS", {}):
+            return module.MEANINGS[mnemonic]
     if mnemonic in _CONTROL:
         return _CONTROL[mnemonic]
     if mnemonic in ("vmad2", "vf16mad2"):
