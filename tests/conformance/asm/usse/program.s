@@ -1,5 +1,5 @@
 // The start of the golden p4gvert1 primary program (tests/golden/usse/vectors), as our syntax.
-phas imm=0x1 wait_cond=0x7                                        ~> 0x00000000 0xfa440700
+phas.imm wait_cond=0x7                                            ~> 0x00000000 0xfa440700
 vmul.skipinv o0.xy, pa0.xyzw, c1.yy                               ~> 0x90040001 0x08a51185
 vmul.skipinv o2.xy, #0.11, c1.yy                                  ~> 0x90568001 0x08831181
 vpckf32f32.skipinv.nosched i0.xyz, pa0.xyzx, pa2                  ~> 0xaf818002 0x40c00d9c
