@@ -69,6 +69,6 @@ def test_family_meanings_name_their_members():
 def test_the_prose_explains_the_doubling_rule_and_the_word_fallback():
     text = documentation().render()
     assert "doubling rule" in text and "(field << 1) & 0xFF" in text
-    assert ".word 0x… 0x…" in text and "reassembles" in text
+    assert ".word 0x…, 0x…" in text and "reassembles" in text
     assert "not modelled" in text
     assert text.count("<!-- instructions -->") == 0

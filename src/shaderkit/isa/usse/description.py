@@ -2,7 +2,7 @@
 names of spec §10), decoded in table order (:data:`~shaderkit.core.model.FIRST_MATCH`, as Vita3K
 decodes), its text declared by the form modules (every ``forms_*`` module's ``DECLARED`` table:
 :mod:`.forms_vector`, …) through :mod:`.syntax`. A form without a declaration of its own (its semantics are unknown, §9) prints
-as its lower-case name and its non-zero raw fields (``sop2 count=0x3, cop=0x1``).
+as its lower-case name and its non-zero raw fields (``spec category=0x2 unused=0x3075000a0200000``).
 
 Every word a form's fixed bits match decodes as that form: fields the text does not show yet and
 the pattern's free bits print as trailing ``name=value`` operands, so its text reads back as the

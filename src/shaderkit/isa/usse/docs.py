@@ -72,28 +72,8 @@ _RAW_NOTE = ("The spec names this form's fields but gives no syntax for them: it
              "its non-zero fields, `name=value` in hex.")
 
 _CONTROL = {
-    "sop2": "Colour sum of products with two sources (major opcode 0x10). Exact saturation, rounding and "
-            "selection semantics unknown; not modelled.",
-    "sop2m": "Colour sum of products with a write mask (major opcode 0x12; `wmask`). Exact saturation, "
-             "rounding and selection semantics unknown; not modelled.",
-    "sop3": "Colour sum of products with three sources (major opcode 0x11). Exact saturation, rounding and "
-            "selection semantics unknown; not modelled.",
-    "i8mad": "8-bit integer multiply-add (major opcode 0x13). Exact saturation, rounding and selection "
-             "semantics unknown; not modelled.",
-    "i16mad": "16-bit integer multiply-add (major opcode 0x14; Vita3K prints `IMAD16`). Exact saturation, "
-              "rounding and selection semantics unknown; not modelled.",
-    "i32mad": "32-bit integer multiply-add (major opcode 0x15, with `w1[15]`, `w1[9:8]` and `w1[5:3]` zero; "
-              "Vita3K prints `IMAD2`). Exact saturation, rounding and selection semantics unknown; not modelled.",
     "i8mad2": "Major opcode 0x19: recognised, not decoded (Vita3K: \"Unimplemented Opcode: i8mad2\"). Its "
               "fields and semantics are unknown; not modelled.",
-    "i32mad2": "32-bit integer multiply-add (major opcode 0x1A, with `w1[11:10]` and `w1[6:3]` zero; Vita3K "
-               "prints `IMAD`). Exact saturation, rounding and selection semantics unknown; not modelled.",
-    "smp": "Texture sample: `dim` + 1 dimensions, `lod_mode` 0 none, 1 bias, 2 replace, 3 gradient; "
-           "coordinate type `src0_type` 0 F32, 1 F16, 2 C10; output conversion `fconv_type` 0 F32, 1 unknown, "
-           "2 F16, 3 F32; `dest_use_pa` writes `pa` instead of `r`; `drc_sel` picks the dependent-read counter. "
-           "Filtering, the texture state format, `sb_mode` and `minpack` are unknown; not modelled.",
-    "phas": "Phase control. Its fields are unknown beyond their names; the emulator treats it as having no "
-            "effect.",
     "nop": "No operation (major opcode 0x1F, `w1[22:20]` = 0, `w1[8:6]` = 5). Any predicate and flag bits "
            "are accepted; they print as `unused=…`.",
     "ba": "Branch with the unsigned 20-bit `br_off` (`w1[6]` = 0). Vita3K's analyser, and the emulator, go to "
@@ -119,20 +99,11 @@ _CONTROL = {
     "limm": "Load a 32-bit immediate: `dest = #imm`, the value assembled as `w0[20:0]` | `w1[8:4]` << 21 | "
             "`w1[17:12]` << 26 (Vita3K prints `MOV`). Register numbers are not doubled; `.end` ends the program "
             "after it.",
-    "depthf": "Depth feedback / replace: replaces the fragment depth. Its fields are unknown beyond their "
-              "names; not modelled.",
     "spec": "Every other word of major opcode 0x1F (the catch-all): Vita3K logs only `category` (`w1[21:20]`) and "
             "`special` (`w1[22]`). EMIT, IDF/WDF, LOCK/RELEASE, LDR/STR, IDXSC and CFI words land here; their "
             "semantics are unknown. The emulator ends a program at the closing word `0xFB275000A0200000` "
             "(probably an end-of-program emit of the outputs) and follows a return (`w1[8:6]` = 2) to the link "
             "register; any other SPEC word is not modelled.",
-    "vldst": "Load (major opcode 0x1D) or store (0x1E): `data_type` 0 32-bit, 1 16-bit, 2 8-bit; count = "
-             "`mask_count` + 1; address = src0 + src1 (+ src2 for loads), an immediate src1 scaled by the data "
-             "size. `addr_mode`, `mode`, `range_enable`, `increment_or_decrement`, `moe_expand` and the cache "
-             "bits are unknown; not modelled.",
-    "vdual": "Dual issue: two vector operations in one word (major opcodes 0x04 and 0x05, `w1[31:28]` = 0010), "
-             "with GPI sources and one unified-store operand. Vita3K decodes it with many special cases and "
-             "the register widths of its variants are unknown: printed raw; not modelled.",
 }
 
 
@@ -267,6 +238,8 @@ _ROLES = [
     (r"\{pred\?\} ", "[pred] "),
     (r"\{flags\d?\}", "{.flags}"),
     (r"\{pdst\}", "p<n>"),
+    (r"\{(op[12])(_vec4)?\}", r".\1_<n>"),
+    (r"\{mask_xyz\}", "mask"),
     (r"\{absolute\}", "#target"),
     (r"\{relative\}", "#offset"),
     (r"\{value\}", "#0x…"),
