@@ -71,3 +71,22 @@ def test_any_two_words_decode_and_encode_back(value):
 def test_illegal_major_opcodes_are_data_that_says_so():
     instruction = listing().decode([0, 0x16 << 27])
     assert instruction.is_data and "illegal major opcode 0x16" in instruction.note
+
+
+@st.composite
+def form_words(draw):
+    """A word of one form of the table: its pattern's fixed bits, the rest random."""
+    _, pattern, _ = draw(st.sampled_from(VEC34_FORMS))
+    fixed, value = bit_pattern(pattern)
+    return draw(st.integers(0, (1 << 64) - 1)) & ~fixed | value
+
+
+@given(form_words())
+def test_every_form_s_words_read_back_through_their_text(value):
+    description = listing()
+    words = [value & 0xFFFFFFFF, value >> 32]
+    instruction = description.decode(words)
+    assert description.encode(instruction) == tuple(words)
+    if not instruction.is_data:
+        text = description.format(instruction)
+        assert description.encode(description.parse(text)) == tuple(words), text
