@@ -19,17 +19,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .operands import (
-    DEST, SRC0, SRC1, SRC2, Constant, Immediate, Internal, NotModelled, Operand, Register, channel_code,
-    dest_operand, mask_channels, modifier, register_operand, repeat_operand, src0_operand, src12_operand,
+    DEST, SRC1, SRC2, Constant, Immediate, Internal, NotModelled, Operand, Register,
+    dest_operand, mask_channels, register_operand, repeat_operand, src0_operand, src12_operand,
     swizzle_indices, vector_write_mask,
 )
 from .semantics_control import CLOSING_WORD, _signed8
 from .semantics_integer import MNEMONICS
 from .semantics_move import F16, F32, FLOAT_FORMATS, FLOAT_TYPES, INT_WIDTHS, INTEGER_FORMATS, U8
 from .semantics_test import FLOAT_SUB, INTEGER_MAX, INTEGER_OPS, XXXX, XYZW
-from .semantics_vector import NMAD_OPS, _gpi_table, _repeat, table_swizzle
-from .tables import PREDICATES_EXTENDED, PREDICATES_VECTOR, PREDICATES_VMAD2, SRC12_BANKS, VEC4_STD, VMAD2_SWIZZLES
-from .tables import vector_swizzle_12
+from .semantics_vector import nmad_operands, vcomp_operands, vdp_operands, vmad2_operands, vmad_operands
+from .tables import PREDICATES_EXTENDED, SRC12_BANKS, VEC4_STD
 
 END = "end"
 ZERO = "usse_f2d(usse_zero)"  # the start of a dot product (Python's sum starts at +0)
@@ -219,18 +218,7 @@ def fma(a: Value, b: Value, c: Value) -> Value:
 
 
 def glsl_vmad2(f, ctx, emit):
-    f16 = bool(f["dat_fmt"])
-    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
-    dest = dest_operand(f["dest_bank"], 0, f["dest_n"], **kw)
-    s0 = src0_operand(f["src0_bank"], 0, f["src0_n"], **kw)
-    s1 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
-    s2 = src12_operand(f["src2_bank"], f["src2_bank_ext"], f["src2_n"], **kw)
-    z0 = swizzle_indices(VMAD2_SWIZZLES["src0"][f["src0_swiz_bits2"] << 2 | f["src0_swiz_bits01"]])
-    z1 = swizzle_indices(VMAD2_SWIZZLES["src1"][f["src1_swiz_bit2"] << 2 | f["src1_swiz_bits01"]])
-    z2 = swizzle_indices(VMAD2_SWIZZLES["src2"][f["src2_swiz"]])
-    m0, m1, m2 = (False, bool(f["src0_abs"])), modifier(f["src1_mod"]), modifier(f["src2_mod"])
-    channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
-    pred = predicate(PREDICATES_VMAD2, f["pred"])
+    f16, dest, (s0, s1, s2), (z0, z1, z2), (m0, m1, m2), channels, pred = vmad2_operands(f, ctx, predicate)
     a = apply_modifier(read_channels(s0, z0, f16), *m0)
     b = apply_modifier(read_channels(s1, z1, f16), *m1)
     c = apply_modifier(read_channels(s2, z2, f16), *m2)
@@ -255,18 +243,7 @@ def _nmad_values(op2: int, a: list[Value], b: list[Value]) -> list[Value]:
 
 
 def _glsl_nmad(f, ctx, emit, f16):
-    if f["op2"] not in NMAD_OPS:
-        raise NotModelled(f"op2 {f['op2']} ({'VDSX' if f['op2'] == 3 else 'VDSY'}: derivatives in a vertex program)")
-    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
-    dest = dest_operand(f["dest_bank_sel"], f["dest_bank_ext"], f["dest_n"], **kw)
-    s1 = src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], **kw)
-    s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
-    code = f["src1_swiz_0_6"] | f["src1_swiz_7_8"] << 7 | f["src1_swiz_9"] << 9 | f["src1_swiz_10_11"] << 10
-    z1 = swizzle_indices(vector_swizzle_12(code))
-    z2 = table_swizzle(VEC4_STD, f["src2_swiz"])
-    m1, m2 = modifier(f["src1_mod"]), (False, bool(f["src2_mod"]))
-    channels = mask_channels(f["dest_mask"])
-    pred = predicate(PREDICATES_VECTOR, f["pred"])
+    dest, (s1, s2), (z1, z2), (m1, m2), channels, pred = nmad_operands(f, ctx, predicate)
     a = apply_modifier(read_channels(s1, z1, f16), *m1)
     b = apply_modifier(read_channels(s2, z2, f16), *m2)
     results = _nmad_values(f["op2"], a, b)
@@ -287,23 +264,8 @@ def glsl_v16nmad(f, ctx, emit):
 
 
 def glsl_vmad(f, ctx, emit):
-    vec4 = bool(f["opcode2"])
-    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
-    dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
-    src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
-    g0, g1 = Internal(f["gpi0_n"]), Internal(f["gpi1_n"])
-    z0 = table_swizzle(_gpi_table(vec4, f["gpi0_swiz_ext"]), f["gpi0_swiz"])
-    z1 = table_swizzle(_gpi_table(vec4, f["src1_swiz_ext"]), f["src1_swiz"])
-    z2 = table_swizzle(_gpi_table(vec4, f["gpi1_swiz_ext"]), f["gpi1_swiz"])
-    m0 = (bool(f["gpi0_neg"]), bool(f["gpi0_abs"]))
-    m1 = (bool(f["src1_neg"]), bool(f["src1_abs"]))
-    m2 = (bool(f["gpi1_neg"]), bool(f["gpi1_abs"]))
-    channels = mask_channels(f["write_mask"] & (0xF if vec4 else 0x7))
-    pred = predicate(PREDICATES_VECTOR, f["pred"])
-    for k in range(f["repeat_count"] + 1):
-        mode = f["repeat_mode"]
-        dest, s1 = _repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k)
-        a_op, c_op = _repeat(g0, ctx, SRC0, mode, k), _repeat(g1, ctx, SRC2, mode, k)
+    (z0, z1, z2), (m0, m1, m2), channels, pred, iterations = vmad_operands(f, ctx, predicate)
+    for dest, a_op, s1, c_op in iterations:
         a = apply_modifier(read_channels(a_op, z0, False), *m0)
         b = apply_modifier(read_channels(s1, z1, False), *m1)
         c = apply_modifier(read_channels(c_op, z2, False), *m2)
@@ -314,31 +276,14 @@ def glsl_vmad(f, ctx, emit):
 
 
 def glsl_vdp(f, ctx, emit):
-    if f["clip_plane_enable"]:
-        raise NotModelled("VDP clip_plane_enable")
-    vec4 = bool(f["opcode2"])
-    width = 4 if vec4 else 3
-    kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
-    dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
-    src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
-    g0 = Internal(f["gpi0_n"])
-    z0 = table_swizzle(_gpi_table(vec4, 0), f["gpi0_swiz"])
-    z1 = tuple(channel_code(f[f"src1_swiz_{c}"]) for c in "xyzw")
-    m0 = (False, bool(f["gpi0_abs"]))
-    m1 = (bool(f["src1_neg"]), bool(f["src1_abs"]))
-    pred = predicate(PREDICATES_VECTOR, f["pred"])
-    mask = f["write_mask"]
-    for k in range(f["repeat_count"] + 1):
-        mode = f["repeat_mode"]
-        dest, s1 = _repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k)
-        a_op = _repeat(g0, ctx, SRC0, mode, k)
-        rotated = ((mask << k) | (mask >> (4 - k % 4))) & 0xF if k % 4 else mask
+    width, (z0, z1), (m0, m1), pred, iterations = vdp_operands(f, ctx, predicate)
+    for dest, a_op, s1, channels in iterations:
         a = apply_modifier(read_channels(a_op, z0, False), *m0)
         b = apply_modifier(read_channels(s1, z1, False), *m1)
         dot = f"({ZERO} + " + " + ".join(f"{a[i].dbl} * {b[i].dbl}" for i in range(width)) + ")"
         value = held(emit, [Value(dot, False)])[0]
         with Guarded(emit, pred):
-            write_channels(emit, dest, mask_channels(rotated), [value] * 4, False)
+            write_channels(emit, dest, channels, [value] * 4, False)
     return with_end(None, f["end"])
 
 
@@ -346,19 +291,9 @@ COMPLEX_HELPERS = {0: "usse_rcp", 1: "usse_rsq", 2: "usse_log2", 3: "usse_exp2"}
 
 
 def glsl_vcomp(f, ctx, emit):
-    if f["src_type"] > 1 or f["dest_type"] > 1:
-        raise NotModelled("VCOMP type C10 or 3")
+    src_f16, dest_f16, (negate, absolute), comp, channels, pred, iterations = vcomp_operands(f, ctx, predicate)
     helper = COMPLEX_HELPERS[f["op2"]]
-    src_f16, dest_f16 = f["src_type"] == 1, f["dest_type"] == 1
-    kw = dict(doubled=True, bits=8, secondary=ctx.secondary)
-    dest0 = dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_n"], **kw)
-    src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
-    negate, absolute = modifier(f["src1_mod"])
-    comp = f["src_comp"]
-    channels = mask_channels(f["write_mask"])
-    pred = predicate(PREDICATES_EXTENDED, f["pred"])
-    for k in range(f["repeat_count"] + 1):
-        dest, src = repeat_operand(dest0, ctx.moe, DEST, k, True), repeat_operand(src0, ctx.moe, SRC1, k, True)
+    for dest, src in iterations:
         x = apply_modifier([(read_f16 if src_f16 else read_f32)(src, comp)], negate, absolute)[0]
         value = Value(emit.temp("uint", f"{helper}({x.dbl})"), True)
         with Guarded(emit, pred):

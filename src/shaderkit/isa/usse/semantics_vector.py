@@ -3,7 +3,9 @@ single-issue VMAD and VDP on GPI registers, and VCOMP (rcp, rsq, log, exp).
 
 Each ``prepare_<form>(fields, ctx)`` decodes the form's raw fields once into a closure of the
 state (operands, swizzles, masks and predicate resolved before the run); the closure computes
-every lane at once.
+every lane at once. What both the emulator and the GLSL translation (:mod:`.glsl_operations`)
+derive from a form's fields is decoded once, by ``<form>_operands(fields, ctx, predicate)``
+(``predicate``: :func:`~.operands.predicate_reader` or :func:`.glsl_operations.predicate`).
 
 Choices where the spec says "unknown":
 
@@ -65,19 +67,26 @@ def table_swizzle(table, code: int) -> tuple:
 
 
 # -- VMAD2 ------------------------------------------------------------------------------------
-def prepare_vmad2(f, ctx):
+def vmad2_operands(f, ctx, predicate):
+    """VMAD2's fields decoded (the emulator's and the GLSL's): f16, dest, the three sources, their
+    swizzles and modifiers, the written channels and the predicate
+    (``predicate(table, code)``)."""
     f16 = bool(f["dat_fmt"])
     kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
     dest = dest_operand(f["dest_bank"], 0, f["dest_n"], **kw)
-    s0 = src0_operand(f["src0_bank"], 0, f["src0_n"], **kw)
-    s1 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
-    s2 = src12_operand(f["src2_bank"], f["src2_bank_ext"], f["src2_n"], **kw)
-    z0 = swizzle_indices(VMAD2_SWIZZLES["src0"][f["src0_swiz_bits2"] << 2 | f["src0_swiz_bits01"]])
-    z1 = swizzle_indices(VMAD2_SWIZZLES["src1"][f["src1_swiz_bit2"] << 2 | f["src1_swiz_bits01"]])
-    z2 = swizzle_indices(VMAD2_SWIZZLES["src2"][f["src2_swiz"]])
-    m0, m1, m2 = (False, bool(f["src0_abs"])), modifier(f["src1_mod"]), modifier(f["src2_mod"])
+    sources = (src0_operand(f["src0_bank"], 0, f["src0_n"], **kw),
+               src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw),
+               src12_operand(f["src2_bank"], f["src2_bank_ext"], f["src2_n"], **kw))
+    swizzles = (swizzle_indices(VMAD2_SWIZZLES["src0"][f["src0_swiz_bits2"] << 2 | f["src0_swiz_bits01"]]),
+                swizzle_indices(VMAD2_SWIZZLES["src1"][f["src1_swiz_bit2"] << 2 | f["src1_swiz_bits01"]]),
+                swizzle_indices(VMAD2_SWIZZLES["src2"][f["src2_swiz"]]))
+    modifiers = (False, bool(f["src0_abs"])), modifier(f["src1_mod"]), modifier(f["src2_mod"])
     channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
-    pred = predicate_reader(PREDICATES_VMAD2, f["pred"])
+    return f16, dest, sources, swizzles, modifiers, channels, predicate(PREDICATES_VMAD2, f["pred"])
+
+
+def prepare_vmad2(f, ctx):
+    f16, dest, (s0, s1, s2), (z0, z1, z2), (m0, m1, m2), channels, pred = vmad2_operands(f, ctx, predicate_reader)
 
     def run(state):
         a = apply_modifier(read_channels(state, s0, z0, f16), *m0)
@@ -102,20 +111,25 @@ NMAD_OPS = {
 }
 
 
-def _prepare_nmad(f, ctx, f16):
+def nmad_operands(f, ctx, predicate):
+    """V32NMAD/V16NMAD's fields decoded (the emulator's and the GLSL's): dest, the two sources,
+    their swizzles and modifiers, the written channels and the predicate
+    (``predicate(table, code)``)."""
     if f["op2"] not in NMAD_OPS:
         raise NotModelled(f"op2 {f['op2']} ({'VDSX' if f['op2'] == 3 else 'VDSY'}: derivatives in a vertex program)")
-    _, operation = NMAD_OPS[f["op2"]]
     kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
     dest = dest_operand(f["dest_bank_sel"], f["dest_bank_ext"], f["dest_n"], **kw)
-    s1 = src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], **kw)
-    s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
+    sources = (src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], **kw),
+               src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw))
     code = f["src1_swiz_0_6"] | f["src1_swiz_7_8"] << 7 | f["src1_swiz_9"] << 9 | f["src1_swiz_10_11"] << 10
-    z1 = swizzle_indices(vector_swizzle_12(code))
-    z2 = table_swizzle(VEC4_STD, f["src2_swiz"])
-    m1, m2 = modifier(f["src1_mod"]), (False, bool(f["src2_mod"]))
-    channels = mask_channels(f["dest_mask"])
-    pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
+    swizzles = swizzle_indices(vector_swizzle_12(code)), table_swizzle(VEC4_STD, f["src2_swiz"])
+    modifiers = modifier(f["src1_mod"]), (False, bool(f["src2_mod"]))
+    return dest, sources, swizzles, modifiers, mask_channels(f["dest_mask"]), predicate(PREDICATES_VECTOR, f["pred"])
+
+
+def _prepare_nmad(f, ctx, f16):
+    dest, (s1, s2), (z1, z2), (m1, m2), channels, pred = nmad_operands(f, ctx, predicate_reader)
+    _, operation = NMAD_OPS[f["op2"]]
 
     def run(state):
         a = apply_modifier(read_channels(state, s1, z1, f16), *m1)
@@ -148,27 +162,31 @@ def _gpi_table(vec4: bool, ext: int):
     return (VEC4_EXT if ext else VEC4_STD) if vec4 else (VEC3_EXT if ext else VEC3_STD)
 
 
-def prepare_vmad(f, ctx):
+def vmad_operands(f, ctx, predicate):
+    """VMAD's fields decoded (the emulator's and the GLSL's): the swizzles and modifiers of GPI0,
+    source 1 and GPI1, the written channels, the predicate
+    (``predicate(table, code)``) and, per repeat
+    iteration, the operands (dest, GPI0, source 1, GPI1)."""
     vec4 = bool(f["opcode2"])
     kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
     dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
     src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
     g0, g1 = Internal(f["gpi0_n"]), Internal(f["gpi1_n"])
-    z0 = table_swizzle(_gpi_table(vec4, f["gpi0_swiz_ext"]), f["gpi0_swiz"])
-    z1 = table_swizzle(_gpi_table(vec4, f["src1_swiz_ext"]), f["src1_swiz"])
-    z2 = table_swizzle(_gpi_table(vec4, f["gpi1_swiz_ext"]), f["gpi1_swiz"])
-    m0 = (bool(f["gpi0_neg"]), bool(f["gpi0_abs"]))
-    m1 = (bool(f["src1_neg"]), bool(f["src1_abs"]))
-    m2 = (bool(f["gpi1_neg"]), bool(f["gpi1_abs"]))
-    mask = f["write_mask"] & (0xF if vec4 else 0x7)
-    pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
-    closures = []
-    for k in range(f["repeat_count"] + 1):
-        mode = f["repeat_mode"]
-        dest, s1 = _repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k)
-        a_op, c_op = _repeat(g0, ctx, SRC0, mode, k), _repeat(g1, ctx, SRC2, mode, k)
-        channels = mask_channels(mask)
+    swizzles = tuple(table_swizzle(_gpi_table(vec4, f[f"{name}_swiz_ext"]), f[f"{name}_swiz"])
+                     for name in ("gpi0", "src1", "gpi1"))
+    modifiers = tuple((bool(f[f"{name}_neg"]), bool(f[f"{name}_abs"])) for name in ("gpi0", "src1", "gpi1"))
+    channels = mask_channels(f["write_mask"] & (0xF if vec4 else 0x7))
+    pred, mode = predicate(PREDICATES_VECTOR, f["pred"]), f["repeat_mode"]
+    iterations = [(_repeat(dest0, ctx, DEST, mode, k), _repeat(g0, ctx, SRC0, mode, k),
+                   _repeat(src0, ctx, SRC1, mode, k), _repeat(g1, ctx, SRC2, mode, k))
+                  for k in range(f["repeat_count"] + 1)]
+    return swizzles, modifiers, channels, pred, iterations
 
+
+def prepare_vmad(f, ctx):
+    (z0, z1, z2), (m0, m1, m2), channels, pred, iterations = vmad_operands(f, ctx, predicate_reader)
+    closures = []
+    for dest, a_op, s1, c_op in iterations:
         def run(state, dest=dest, s1=s1, a_op=a_op, c_op=c_op, channels=channels):
             a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
             b = apply_modifier(read_channels(state, s1, z1, False), *m1)
@@ -178,29 +196,32 @@ def prepare_vmad(f, ctx):
     return with_end(sequence(closures), f["end"])
 
 
-def prepare_vdp(f, ctx):
+def vdp_operands(f, ctx, predicate):
+    """VDP's fields decoded (the emulator's and the GLSL's): the number of channels summed, the
+    swizzles and modifiers of GPI0 and source 1, the predicate
+    (``predicate(table, code)``) and, per repeat
+    iteration, the operands (dest, GPI0, source 1) and the written channels (the write mask
+    rotated left by one per iteration)."""
     if f["clip_plane_enable"]:
         raise NotModelled("VDP clip_plane_enable")
     vec4 = bool(f["opcode2"])
-    width = 4 if vec4 else 3
     kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
     dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
     src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
     g0 = Internal(f["gpi0_n"])
-    z0 = table_swizzle(_gpi_table(vec4, 0), f["gpi0_swiz"])
-    z1 = tuple(channel_code(f[f"src1_swiz_{c}"]) for c in "xyzw")
-    m0 = (False, bool(f["gpi0_abs"]))
-    m1 = (bool(f["src1_neg"]), bool(f["src1_abs"]))
-    pred = predicate_reader(PREDICATES_VECTOR, f["pred"])
-    closures = []
-    mask = f["write_mask"]
-    for k in range(f["repeat_count"] + 1):
-        mode = f["repeat_mode"]
-        dest, s1 = _repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k)
-        a_op = _repeat(g0, ctx, SRC0, mode, k)
-        rotated = ((mask << k) | (mask >> (4 - k % 4))) & 0xF if k % 4 else mask
-        channels = mask_channels(rotated)
+    swizzles = table_swizzle(_gpi_table(vec4, 0), f["gpi0_swiz"]), tuple(channel_code(f[f"src1_swiz_{c}"]) for c in "xyzw")
+    modifiers = (False, bool(f["gpi0_abs"])), (bool(f["src1_neg"]), bool(f["src1_abs"]))
+    pred, mask, mode = predicate(PREDICATES_VECTOR, f["pred"]), f["write_mask"], f["repeat_mode"]
+    iterations = [(_repeat(dest0, ctx, DEST, mode, k), _repeat(g0, ctx, SRC0, mode, k), _repeat(src0, ctx, SRC1, mode, k),
+                   mask_channels(((mask << k) | (mask >> (4 - k % 4))) & 0xF if k % 4 else mask))
+                  for k in range(f["repeat_count"] + 1)]
+    return 4 if vec4 else 3, swizzles, modifiers, pred, iterations
 
+
+def prepare_vdp(f, ctx):
+    width, (z0, z1), (m0, m1), pred, iterations = vdp_operands(f, ctx, predicate_reader)
+    closures = []
+    for dest, a_op, s1, channels in iterations:
         def run(state, dest=dest, s1=s1, a_op=a_op, channels=channels):
             a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
             b = apply_modifier(read_channels(state, s1, z1, False), *m1)
@@ -234,22 +255,28 @@ def _exp(x):
 COMPLEX_OPS = {0: ("VRCP", _rcp), 1: ("VRSQ", _rsq), 2: ("VLOG", _log), 3: ("VEXP", _exp)}
 
 
-def prepare_vcomp(f, ctx):
+def vcomp_operands(f, ctx, predicate):
+    """VCOMP's fields decoded (the emulator's and the GLSL's): source and destination F16, source
+    1's modifier and channel, the written channels, the predicate
+    (``predicate(table, code)``) and, per repeat
+    iteration, the operands (dest, source 1)."""
     if f["src_type"] > 1 or f["dest_type"] > 1:
         raise NotModelled("VCOMP type C10 or 3")
-    _, operation = COMPLEX_OPS[f["op2"]]
-    src_f16, dest_f16 = f["src_type"] == 1, f["dest_type"] == 1
     kw = dict(doubled=True, bits=8, secondary=ctx.secondary)
     dest0 = dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_n"], **kw)
     src0 = src12_operand(f["src1_bank"], f["src1_bank_ext"], f["src1_n"], **kw)
-    negate, absolute = modifier(f["src1_mod"])
-    comp = f["src_comp"]
-    channels = mask_channels(f["write_mask"])
-    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
-    closures = []
-    for k in range(f["repeat_count"] + 1):
-        dest, src = repeat_operand(dest0, ctx.moe, DEST, k, True), repeat_operand(src0, ctx.moe, SRC1, k, True)
+    negate_absolute, channels = modifier(f["src1_mod"]), mask_channels(f["write_mask"])
+    pred = predicate(PREDICATES_EXTENDED, f["pred"])
+    iterations = [(repeat_operand(dest0, ctx.moe, DEST, k, True), repeat_operand(src0, ctx.moe, SRC1, k, True))
+                  for k in range(f["repeat_count"] + 1)]
+    return f["src_type"] == 1, f["dest_type"] == 1, negate_absolute, f["src_comp"], channels, pred, iterations
 
+
+def prepare_vcomp(f, ctx):
+    src_f16, dest_f16, (negate, absolute), comp, channels, pred, iterations = vcomp_operands(f, ctx, predicate_reader)
+    _, operation = COMPLEX_OPS[f["op2"]]
+    closures = []
+    for dest, src in iterations:
         def run(state, dest=dest, src=src):
             x = apply_modifier([(src.f16 if src_f16 else src.f32)(state, comp)], negate, absolute)[0]
             write_channels(state, dest, channels, [operation(np.float32(x) if np.isscalar(x) else x)] * 4,
