@@ -19,16 +19,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .operands import (
-    DEST, SRC1, SRC2, Constant, Immediate, Internal, NotModelled, Operand, Register,
-    dest_operand, mask_channels, register_operand, repeat_operand, src0_operand, src12_operand,
-    swizzle_indices, vector_write_mask,
+    DEST, SRC1, SRC2, Constant, Immediate, Internal, NotModelled, Operand, Register, dest_operand, repeat_operand,
+    src12_operand,
 )
 from .semantics_control import CLOSING_WORD, _signed8
 from .semantics_integer import MNEMONICS
-from .semantics_move import F16, F32, FLOAT_FORMATS, FLOAT_TYPES, INT_WIDTHS, INTEGER_FORMATS, U8
+from .semantics_move import (
+    F16, F32, INT_WIDTHS, INTEGER_FORMATS, limm_operands, vmov_end, vmov_float_channels, vmov_operands, vmov_test,
+    vpck_operands,
+)
 from .semantics_test import FLOAT_SUB, INTEGER_MAX, INTEGER_OPS, XXXX, XYZW
 from .semantics_vector import nmad_operands, vcomp_operands, vdp_operands, vmad2_operands, vmad_operands
-from .tables import PREDICATES_EXTENDED, SRC12_BANKS, VEC4_STD
+from .tables import PREDICATES_EXTENDED
 
 END = "end"
 ZERO = "usse_f2d(usse_zero)"  # the start of a dot product (Python's sum starts at +0)
@@ -306,30 +308,15 @@ COMPARE_OPERATORS = ("==", "!=", "<", "<=")
 
 
 def glsl_vmov(f, ctx, emit):
-    move_type, data_type = f["move_type"], f["move_data_type"]
-    if move_type == 3:
-        raise NotModelled("VMOV move_type 3")
-    if data_type == 3 or data_type > 5:
-        raise NotModelled(f"VMOV data type {data_type}")
-    is_float = data_type in FLOAT_TYPES
-    f16 = FLOAT_TYPES.get(data_type, False)
-    kw = dict(doubled=is_float, bits=7 if is_float else 6, secondary=ctx.secondary)
-    dest = dest_operand(f["dest_bank_sel"], f["dest_bank_ext"], f["dest_n"], **kw)
-    s1 = src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], **kw)
-    s0 = s2 = None
-    if move_type:
-        s0 = src0_operand(f["src0_bank_sel"], f["end_or_src0_bank_ext"], f["src0_n"], **kw)
-        s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
-    for k in range(f["repeat_count"] + 1):
-        operands = [None if operand is None else repeat_operand(operand, ctx.moe, role, k, is_float)
-                    for role, operand in enumerate((dest, s0, s1, s2))]
+    is_float, f16, iterations = vmov_operands(f, ctx)
+    for operands in iterations:
         (_vmov_float if is_float else _vmov_integer)(f, emit, *operands, f16=f16)
-    return with_end(None, move_type == 0 and f["end_or_src0_bank_ext"])
+    return with_end(None, vmov_end(f))
 
 
 def _vmov_integer(f, emit, dest, s0, s1, s2, f16):
     move_type, width = f["move_type"], INT_WIDTHS[f["move_data_type"]]
-    operator = COMPARE_OPERATORS[f["test_bit_2"] << 1 | f["test_bit_1"]]
+    operator = COMPARE_OPERATORS[vmov_test(f)]
     value = word(s1, 0)
     if move_type:
         if move_type == 2:
@@ -346,10 +333,8 @@ def _vmov_integer(f, emit, dest, s0, s1, s2, f16):
 
 def _vmov_float(f, emit, dest, s0, s1, s2, f16):
     move_type = f["move_type"]
-    operator = COMPARE_OPERATORS[f["test_bit_2"] << 1 | f["test_bit_1"]]
-    swizzle = swizzle_indices(VEC4_STD[f["src0_swiz"]])
-    swizzle0 = swizzle if f["src0_comp_sel"] else (0, 1, 2, 3)
-    channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
+    operator = COMPARE_OPERATORS[vmov_test(f)]
+    swizzle, swizzle0, channels = vmov_float_channels(f, f16, dest)
     values = read_channels(s1, swizzle, f16)
     if move_type:
         other = read_channels(s2, swizzle, f16)
@@ -398,36 +383,8 @@ def _write_integer(emit, dest, fmt, c, value: Value, scale) -> None:
 
 
 def glsl_vpck(f, ctx, emit):
-    src_fmt, dest_fmt, scale = f["src_fmt"], f["dest_fmt"], bool(f["scale"])
-    if 7 in (src_fmt, dest_fmt):
-        raise NotModelled("VPCK with format C10")
-    if f["repeat_count"]:
-        raise NotModelled("VPCK repeat")
-    sec = ctx.secondary
-    dest = dest_operand(f["dest_bank_sel"], f["dest_bank_ext"], f["dest_n"], doubled=False, bits=7, secondary=sec)
-    s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], doubled=True, bits=7, secondary=sec)
-    if src_fmt in FLOAT_FORMATS:
-        s1 = src12_operand(f["src1_bank_sel"], f["src1_bank_ext"], f["src1_n"], doubled=True, bits=7, secondary=sec)
-        bit1 = f["comp0_sel_bit1"] if src_fmt == F32 else f["src2_n"] & 1
-    else:
-        bank = SRC12_BANKS[f["src1_bank_sel"], f["src1_bank_ext"]]
-        s1 = register_operand(bank, f["src1_n"] << 1 | f["comp0_sel_bit1"], doubled=False, bits=7, secondary=sec)
-        bit1 = f["src2_n"] & 1
-    sel = (f["comp_sel_0_bit0"] | bit1 << 1, f["comp_sel_1"], f["comp_sel_2"], f["comp_sel_3"])
-    mask = f["dest_mask"]
-    written = mask_channels(mask)
-    if (src_fmt in FLOAT_FORMATS and dest_fmt in FLOAT_FORMATS) or (scale and U8 in (src_fmt, dest_fmt)):
-        routing = {c: sel[c] for c in written}
-    elif U8 in (src_fmt, dest_fmt) and mask == 0b1111:
-        routing = {c: sel[c % 2] for c in written}
-    else:
-        routing = {c: sel[k] for k, c in enumerate(written)}
-
+    src_fmt, dest_fmt, scale, dest, s1, routing, sources = vpck_operands(f, ctx)
     if src_fmt == F32:
-        identity = all(sel[k] == k for k in range(len(written)))
-        split = not isinstance(s2, Immediate) and (not identity or not s1.same_register(s2) or mask not in (1, 3, 7, 15))
-        sources = ((s1, 0), (s1, 1), (s2, 0), (s2, 1)) if split else ((s1, 0), (s1, 1), (s1, 2), (s1, 3))
-
         def read(i):
             operand, k = sources[i]
             return read_f32(operand, k)
@@ -451,8 +408,7 @@ def glsl_vpck(f, ctx, emit):
 
 
 def glsl_limm(f, ctx, emit):
-    value = f["imm_value_first_21bits"] | f["imm_value_bits21to25"] << 21 | f["imm_value_bits26to31"] << 26
-    dest = dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_num"], doubled=False, bits=7, secondary=ctx.secondary)
+    value, dest = limm_operands(f, ctx)
     with Guarded(emit, predicate(PREDICATES_EXTENDED, f["pred"])):
         write_word(emit, dest, 0, f"({uint_literal(value)} | usse_zero)")
     return with_end(None, f["end"])

@@ -47,7 +47,10 @@ def _signed(bits, width):
     return np.where(value >= 1 << (width - 1), value - (1 << width), value)
 
 
-def prepare_vmov(f, ctx):
+def vmov_operands(f, ctx):
+    """VMOV's fields decoded (the emulator's and the GLSL's): float or integer data, F16, and per
+    repeat iteration (lazily, as the iterations are built) the operands (dest, src0, src1, src2;
+    src0 and src2 None for an unconditional move)."""
     move_type, data_type = f["move_type"], f["move_data_type"]
     if move_type == 3:
         raise NotModelled("VMOV move_type 3")
@@ -62,17 +65,38 @@ def prepare_vmov(f, ctx):
     if move_type:
         s0 = src0_operand(f["src0_bank_sel"], f["end_or_src0_bank_ext"], f["src0_n"], **kw)
         s2 = src12_operand(f["src2_bank_sel"], f["src2_bank_ext"], f["src2_n"], **kw)
-    closures = []
-    for k in range(f["repeat_count"] + 1):
-        operands = [None if operand is None else repeat_operand(operand, ctx.moe, role, k, is_float)
-                    for role, operand in enumerate((dest, s0, s1, s2))]
-        closures.append((_vmov_float if is_float else _vmov_integer)(f, *operands, f16=f16))
-    return with_end(sequence(closures), move_type == 0 and f["end_or_src0_bank_ext"])
+    iterations = ([None if operand is None else repeat_operand(operand, ctx.moe, role, k, is_float)
+                   for role, operand in enumerate((dest, s0, s1, s2))] for k in range(f["repeat_count"] + 1))
+    return is_float, f16, iterations
+
+
+def vmov_end(f) -> bool:
+    """An unconditional move's ``w1[18]`` is the end flag (a conditional one's src0 bank extension)."""
+    return f["move_type"] == 0 and bool(f["end_or_src0_bank_ext"])
+
+
+def vmov_test(f) -> int:
+    """The comparison of a conditional move: an index into COMPARE (==, !=, <, <=)."""
+    return f["test_bit_2"] << 1 | f["test_bit_1"]
+
+
+def vmov_float_channels(f, f16, dest):
+    """A float VMOV's source swizzle, source 0's (the identity without ``src0_comp_sel``) and the
+    written channels."""
+    swizzle = swizzle_indices(VEC4_STD[f["src0_swiz"]])
+    swizzle0 = swizzle if f["src0_comp_sel"] else (0, 1, 2, 3)
+    return swizzle, swizzle0, mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
+
+
+def prepare_vmov(f, ctx):
+    is_float, f16, iterations = vmov_operands(f, ctx)
+    closures = [(_vmov_float if is_float else _vmov_integer)(f, *operands, f16=f16) for operands in iterations]
+    return with_end(sequence(closures), vmov_end(f))
 
 
 def _vmov_integer(f, dest, s0, s1, s2, f16):
     move_type, width = f["move_type"], INT_WIDTHS[f["move_data_type"]]
-    compare = COMPARE[f["test_bit_2"] << 1 | f["test_bit_1"]]
+    compare = COMPARE[vmov_test(f)]
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
 
     def run(state):
@@ -87,11 +111,9 @@ def _vmov_integer(f, dest, s0, s1, s2, f16):
 
 def _vmov_float(f, dest, s0, s1, s2, f16):
     move_type = f["move_type"]
-    compare = COMPARE[f["test_bit_2"] << 1 | f["test_bit_1"]]
+    compare = COMPARE[vmov_test(f)]
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
-    swizzle = swizzle_indices(VEC4_STD[f["src0_swiz"]])
-    swizzle0 = swizzle if f["src0_comp_sel"] else (0, 1, 2, 3)
-    channels = mask_channels(vector_write_mask(f["dest_mask"], f16, dest))
+    swizzle, swizzle0, channels = vmov_float_channels(f, f16, dest)
 
     def run(state):
         lanes = write_lanes(pred, state)
@@ -144,7 +166,10 @@ def _write_integer(state, dest, fmt, c, value, scale, lanes):
     dest.write_word(state, k, merged, lanes)
 
 
-def prepare_vpck(f, ctx):
+def vpck_operands(f, ctx):
+    """VPCK's fields decoded (the emulator's and the GLSL's): source and destination formats,
+    scale, dest, source 1, the routing (destination channel -> source channel, §5.1) and, for an
+    F32 source, the (operand, channel) each of the four source channels reads (else None)."""
     src_fmt, dest_fmt, scale = f["src_fmt"], f["dest_fmt"], bool(f["scale"])
     if C10 in (src_fmt, dest_fmt):
         raise NotModelled(f"VPCK with format C10 ({FORMAT_NAMES[dest_fmt]} <- {FORMAT_NAMES[src_fmt]})")
@@ -172,11 +197,17 @@ def prepare_vpck(f, ctx):
     else:
         routing = {c: sel[k] for k, c in enumerate(written)}
 
+    sources = None
     if src_fmt == F32:
         identity = all(sel[k] == k for k in range(len(written)))
         split = not isinstance(s2, Immediate) and (not identity or not s1.same_register(s2) or mask not in (1, 3, 7, 15))
         sources = ((s1, 0), (s1, 1), (s2, 0), (s2, 1)) if split else ((s1, 0), (s1, 1), (s1, 2), (s1, 3))
+    return src_fmt, dest_fmt, scale, dest, s1, routing, sources
 
+
+def prepare_vpck(f, ctx):
+    src_fmt, dest_fmt, scale, dest, s1, routing, sources = vpck_operands(f, ctx)
+    if src_fmt == F32:
         def read(state, i):
             operand, k = sources[i]
             return operand.f32(state, k)
@@ -203,9 +234,15 @@ def prepare_vpck(f, ctx):
 
 
 # -- LIMM -----------------------------------------------------------------------------------------
-def prepare_limm(f, ctx):
+def limm_operands(f, ctx):
+    """LIMM's fields decoded (the emulator's and the GLSL's): the 32-bit value and dest."""
     value = f["imm_value_first_21bits"] | f["imm_value_bits21to25"] << 21 | f["imm_value_bits26to31"] << 26
-    dest = dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_num"], doubled=False, bits=7, secondary=ctx.secondary)
+    return value, dest_operand(f["dest_bank"], f["dest_bank_ext"], f["dest_num"], doubled=False, bits=7,
+                               secondary=ctx.secondary)
+
+
+def prepare_limm(f, ctx):
+    value, dest = limm_operands(f, ctx)
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
     bits = np.uint32(value)
 
