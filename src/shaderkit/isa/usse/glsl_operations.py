@@ -28,7 +28,9 @@ from .semantics_move import (
     F16, F32, INT_WIDTHS, INTEGER_FORMATS, limm_operands, vmov_end, vmov_float_channels, vmov_operands, vmov_test,
     vpck_operands,
 )
-from .semantics_test import FLOAT_SUB, INTEGER_MAX, INTEGER_OPS, XXXX, XYZW
+from .semantics_test import (
+    FLOAT_SUB, INTEGER_OPS, XYZW, alu_operands, vtst_check, vtstmsk_check, vtstmsk_operands,
+)
 from .semantics_vector import nmad_operands, vcomp_operands, vdp_operands, vmad2_operands, vmad_operands
 from .tables import PREDICATES_EXTENDED
 
@@ -437,24 +439,16 @@ def _extend(word_expr: str, width: int, signed: bool) -> str:
 
 def _glsl_alu(f, ctx, emit, src1_negate: bool):
     """The four test results as GLSL bool temporaries, and the value type (semantics_test._prepare_alu)."""
-    sel, op = f["alu_sel"], f["alu_op"]
-    operator = comparison(f["zero_test"], f["sign_test"])
-    is_float = sel == 0
-    kw = dict(doubled=is_float, bits=8 if is_float else 7, secondary=ctx.secondary)
-    s1 = src12_operand(f["src1_bank"], f["src1_ext"], f["src1_n"], **kw)
-    s2 = src12_operand(f["src2_bank"], f["src2_ext"], f["src2_n"], **kw)
-    if is_float:
-        f16 = not f["prec"]
-        if op != FLOAT_SUB and op not in (2, 3, 4, 5, 6, 7, 8, 9, 10, 13):
-            raise NotModelled(f"float test operation {op} ({'dsx' if op == 11 else 'dsy' if op == 12 else 'reserved'})")
+    sel, op, operator, s1, s2, f16, swizzle2, kind = alu_operands(f, ctx, comparison)
+    if kind == "float":
         a = [value.dbl for value in read_channels(s1, XYZW, f16)]
         if src1_negate:
             a = [f"(-{v})" for v in a]
-        b = [value.dbl for value in read_channels(s2, XXXX if f["src2_vscomp"] else XYZW, f16)]
+        b = [value.dbl for value in read_channels(s2, swizzle2, f16)]
         a = [emit.temp("double", v) for v in a]
         b = [emit.temp("double", v) for v in b]
         if op == FLOAT_SUB:
-            return [emit.temp("bool", f"{a[k]} {operator} {b[k]}") for k in range(4)], "float"
+            return [emit.temp("bool", f"{a[k]} {operator} {b[k]}") for k in range(4)], kind
         if op in FLOAT_TEST_HELPERS:
             results = [f"usse_f2d({FLOAT_TEST_HELPERS[op]}({a[0]}))"] * 4
         elif op == 8:
@@ -464,7 +458,7 @@ def _glsl_alu(f, ctx, emit, src1_negate: bool):
                        10: "usse_f2d(usse_d2f(usse_max({a}, {b})))", 13: "({a} * {b})"}[op]
             results = [pattern.format(a=a[k], b=b[k]) for k in range(4)]
         held_results = [emit.temp("double", r) for r in results]
-        return [emit.temp("bool", f"{r} {operator} 0.0LF") for r in held_results], "float"
+        return [emit.temp("bool", f"{r} {operator} 0.0LF") for r in held_results], kind
     if sel == 3:
         if op not in BITWISE_TESTS:
             raise NotModelled(f"bitwise test operation {op}")
@@ -472,10 +466,9 @@ def _glsl_alu(f, ctx, emit, src1_negate: bool):
         for k in range(4):
             result = BITWISE_TESTS[op].format(a=word(s1, k), b=word(s2, k))
             out.append(emit.temp("bool", f"int({result}) {operator} 0"))
-        return out, (32, False)
-    if (sel, op) not in INTEGER_OPS:
-        raise NotModelled(f"integer test operation sel {sel} op {op}")
-    operation, width, signed = INTEGER_OPS[sel, op]
+        return out, kind
+    operation = INTEGER_OPS[sel, op][0]
+    width, signed = kind
     out = []
     for k in range(4):
         if operation is None:
@@ -488,36 +481,20 @@ def _glsl_alu(f, ctx, emit, src1_negate: bool):
         symbol = "+" if operation(2, 3) == 5 else "*"
         result = f"(({a}) {symbol} {word(s2, k)})"
         out.append(emit.temp("bool", f"{_extend(result, width, signed)} {operator} 0.0LF"))
-    return out, (width, signed)
+    return out, kind
 
 
 def glsl_vtst(f, ctx, emit):
-    if f["rpt_count"]:
-        raise NotModelled("VTST repeat")
-    if f["chan_cc"] > 3:
-        raise NotModelled(f"VTST chan_cc {f['chan_cc']}")
+    vtst_check(f)
     tests, _ = _glsl_alu(f, ctx, emit, bool(f["src1_neg"]))
     with Guarded(emit, predicate(PREDICATES_EXTENDED, f["pred"])):
         emit.line(f"P[{f['pdst_n']}] = {tests[f['chan_cc']]};")
 
 
 def glsl_vtstmsk(f, ctx, emit):
-    if f["rpt_count"]:
-        raise NotModelled("VTSTMSK repeat")
-    if not f["test_wben"]:
-        raise NotModelled("VTSTMSK test_wben 0")
-    mask_type = f["tst_mask_type"]
-    if mask_type == 3:
-        raise NotModelled("VTSTMSK tst_mask_type 3")
+    vtstmsk_check(f)
     tests, kind = _glsl_alu(f, ctx, emit, bool(f["test_flag_2"]))
-    is_float = kind == "float"
-    dest = dest_operand(f["dest_bank"], f["dest_ext"], f["dest_n"], doubled=is_float,
-                        bits=8 if is_float else 7, secondary=ctx.secondary)
-    if is_float:
-        passed = {0: 0xFFFFFFFF, 1: 0x3F800000, 2: 0x3F800000}[mask_type]
-    else:
-        passed = INTEGER_MAX[kind]
-    channels = (0, 1, 2, 3) if is_float and mask_type == 2 else (0,)
+    dest, passed, channels = vtstmsk_operands(f, ctx, kind)
     with Guarded(emit, predicate(PREDICATES_EXTENDED, f["pred"])):
         for c in channels:
             write_word(emit, dest, c, f"({tests[c]} ? {uint_literal(passed)} : 0u) | usse_zero")

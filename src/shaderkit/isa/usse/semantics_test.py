@@ -97,9 +97,11 @@ def comparison(zero_test: int, sign_test: int):
     return (np.not_equal, np.less, np.greater)[sign_test]
 
 
-def _prepare_alu(f, ctx, src1_negate: bool):
-    """A function of the state giving the four per-channel test results (bool arrays), and the
-    value type of the test ("float", or (width, signed) for integer/bitwise tests)."""
+def alu_operands(f, ctx, comparison):
+    """A VTST/VTSTMSK ALU operation's fields decoded (the emulator's and the GLSL's): ``alu_sel``,
+    ``alu_op``, the comparison (``comparison(zero_test, sign_test)``), sources 1 and 2, F16 and
+    source 2's swizzle (float tests; else None) and the value type of the test ("float", or
+    (width, signed) for integer/bitwise tests). Bitwise operations are checked by the caller."""
     sel, op = f["alu_sel"], f["alu_op"]
     compare = comparison(f["zero_test"], f["sign_test"])
     is_float = sel == 0
@@ -111,7 +113,19 @@ def _prepare_alu(f, ctx, src1_negate: bool):
         swizzle2 = XXXX if f["src2_vscomp"] else XYZW
         if op != FLOAT_SUB and op not in FLOAT_OPS:
             raise NotModelled(f"float test operation {op} ({'dsx' if op == 11 else 'dsy' if op == 12 else 'reserved'})")
+        return sel, op, compare, s1, s2, f16, swizzle2, "float"
+    if sel == 3:
+        return sel, op, compare, s1, s2, None, None, (32, False)
+    if (sel, op) not in INTEGER_OPS:
+        raise NotModelled(f"integer test operation sel {sel} op {op}")
+    return sel, op, compare, s1, s2, None, None, INTEGER_OPS[sel, op][1:]
 
+
+def _prepare_alu(f, ctx, src1_negate: bool):
+    """A function of the state giving the four per-channel test results (bool arrays), and the
+    value type of the test ("float", or (width, signed) for integer/bitwise tests)."""
+    sel, op, compare, s1, s2, f16, swizzle2, kind = alu_operands(f, ctx, comparison)
+    if kind == "float":
         def tests(state):
             a = read_channels(state, s1, XYZW, f16)
             if src1_negate:
@@ -122,7 +136,7 @@ def _prepare_alu(f, ctx, src1_negate: bool):
                     return [compare(a[k], b[k]) for k in range(4)]
                 result = FLOAT_OPS[op](a, b)
                 return [compare(result[k], 0) for k in range(4)]
-        return tests, "float"
+        return tests, kind
     if sel == 3:
         operation = _bitwise(op)
 
@@ -134,10 +148,9 @@ def _prepare_alu(f, ctx, src1_negate: bool):
                 result = operation(a, b) & 0xFFFFFFFF
                 out.append(compare(np.where(result >= 1 << 31, result - (1 << 32), result), 0))
             return out
-        return tests, (32, False)
-    if (sel, op) not in INTEGER_OPS:
-        raise NotModelled(f"integer test operation sel {sel} op {op}")
-    operation, width, signed = INTEGER_OPS[sel, op]
+        return tests, kind
+    operation = INTEGER_OPS[sel, op][0]
+    width, signed = kind
 
     def tests(state):
         out = []
@@ -151,14 +164,19 @@ def _prepare_alu(f, ctx, src1_negate: bool):
             else:
                 out.append(compare(_extend(operation(a, b) & ((1 << width) - 1), width, signed), 0))
         return out
-    return tests, (width, signed)
+    return tests, kind
 
 
-def prepare_vtst(f, ctx):
+def vtst_check(f):
+    """VTST's unmodelled fields (the emulator's and the GLSL's check)."""
     if f["rpt_count"]:
         raise NotModelled("VTST repeat")
     if f["chan_cc"] > 3:
         raise NotModelled(f"VTST chan_cc {f['chan_cc']}")
+
+
+def prepare_vtst(f, ctx):
+    vtst_check(f)
     tests, _ = _prepare_alu(f, ctx, bool(f["src1_neg"]))
     channel, target = f["chan_cc"], f["pdst_n"]
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
@@ -173,23 +191,32 @@ def prepare_vtst(f, ctx):
 ONE, ZERO = np.uint32(0x3F800000), np.uint32(0)
 
 
-def prepare_vtstmsk(f, ctx):
+def vtstmsk_check(f):
+    """VTSTMSK's unmodelled fields (the emulator's and the GLSL's check)."""
     if f["rpt_count"]:
         raise NotModelled("VTSTMSK repeat")
     if not f["test_wben"]:
         raise NotModelled("VTSTMSK test_wben 0")
-    mask_type = f["tst_mask_type"]
-    if mask_type == 3:
+    if f["tst_mask_type"] == 3:
         raise NotModelled("VTSTMSK tst_mask_type 3")
-    tests, kind = _prepare_alu(f, ctx, bool(f["test_flag_2"]))
+
+
+def vtstmsk_operands(f, ctx, kind):
+    """VTSTMSK's destination after a test of value type ``kind`` (the emulator's and the GLSL's):
+    dest, the word written where the test passes, and the written channels."""
+    mask_type = f["tst_mask_type"]
     is_float = kind == "float"
     dest = dest_operand(f["dest_bank"], f["dest_ext"], f["dest_n"], doubled=is_float,
                         bits=8 if is_float else 7, secondary=ctx.secondary)
-    if is_float:
-        passed = {0: np.uint32(0xFFFFFFFF), 1: ONE, 2: ONE}[mask_type]
-    else:
-        passed = np.uint32(INTEGER_MAX[kind])
-    channels = (0, 1, 2, 3) if is_float and mask_type == 2 else (0,)
+    passed = {0: 0xFFFFFFFF, 1: int(ONE), 2: int(ONE)}[mask_type] if is_float else INTEGER_MAX[kind]
+    return dest, passed, (0, 1, 2, 3) if is_float and mask_type == 2 else (0,)
+
+
+def prepare_vtstmsk(f, ctx):
+    vtstmsk_check(f)
+    tests, kind = _prepare_alu(f, ctx, bool(f["test_flag_2"]))
+    dest, passed, channels = vtstmsk_operands(f, ctx, kind)
+    passed = np.uint32(passed)
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
 
     def run(state):
