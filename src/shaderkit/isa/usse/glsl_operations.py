@@ -18,12 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .operands import (
-    DEST, SRC1, SRC2, Constant, Immediate, Internal, NotModelled, Operand, Register, dest_operand, repeat_operand,
-    src12_operand,
-)
+from .operands import Constant, Immediate, Internal, NotModelled, Operand, Register
 from .semantics_control import CLOSING_WORD, _signed8
-from .semantics_integer import MNEMONICS
+from .semantics_integer import vbw_operands
 from .semantics_move import (
     F16, F32, INT_WIDTHS, INTEGER_FORMATS, limm_operands, vmov_end, vmov_float_channels, vmov_operands, vmov_test,
     vpck_operands,
@@ -518,26 +515,9 @@ def _bitwise(mnemonic: str, a: str, b: str, width: int) -> str:
 
 
 def glsl_vbw(f, ctx, emit):
-    key = (f["op1"], f["op2"] if f["op1"] != 3 else 0)
-    if key not in MNEMONICS:
-        raise NotModelled(f"VBW op1 {f['op1']}")
-    mnemonic = MNEMONICS[key]
-    if not f["repeat_sel"] and f["repeat_count"]:
-        raise NotModelled("VBW repeat mask")
-    count = f["repeat_count"] + 1 if f["repeat_sel"] else 1
-    width = 16 if f["bitwise_partial"] else 32
-    mask = (1 << width) - 1
-    kw = dict(doubled=False, bits=7, secondary=ctx.secondary)
-    dest0 = dest_operand(f["dest_bank"], f["dest_ext"], f["dest_n"], **kw)
-    src1 = src12_operand(f["src1_bank"], f["src1_ext"], f["src1_n"], **kw)
-    src2 = src12_operand(f["src2_bank"], f["src2_ext"], f["src2_n"], **kw)
-    if isinstance(src2, Immediate):
-        src2 = Immediate(f["src2_n"] | f["src2_sel"] << 7 | f["src2_exth"] << 14)
-    rot, invert = f["src2_rot"] % width, bool(f["src2_invert"])
-    pred = predicate(PREDICATES_EXTENDED, f["pred"])
-    for k in range(count):
-        dest, s1, s2 = (repeat_operand(operand, ctx.moe, role, k, False)
-                        for role, operand in ((DEST, dest0), (SRC1, src1), (SRC2, src2)))
+    mnemonic, width, rot, invert, pred, iterations = vbw_operands(f, ctx, predicate)
+    mask, rot = (1 << width) - 1, rot % width
+    for dest, s1, s2 in iterations:
         b = f"({word(s2, 0)} & {uint_literal(mask)})"
         if rot:
             b = f"((({b} << {rot}u) | ({b} >> {width - rot}u)) & {uint_literal(mask)})"

@@ -65,7 +65,10 @@ def bitwise(mnemonic: str, a, b, width: int):
     return (signed >> shift.astype(np.int64)).astype(np.uint64) & mask
 
 
-def prepare_vbw(f, ctx):
+def vbw_operands(f, ctx, predicate):
+    """VBW's fields decoded (the emulator's and the GLSL's): the operation's mnemonic, the width
+    (16 or 32), source 2's rotation (not yet taken modulo the width) and inversion, the predicate
+    (``predicate(table, code)``) and, per repeat iteration, the operands (dest, src1, src2)."""
     key = (f["op1"], f["op2"] if f["op1"] != 3 else 0)
     if key not in MNEMONICS:
         raise NotModelled(f"VBW op1 {f['op1']}")
@@ -80,14 +83,17 @@ def prepare_vbw(f, ctx):
     src2 = src12_operand(f["src2_bank"], f["src2_ext"], f["src2_n"], **kw)
     if isinstance(src2, Immediate):
         src2 = Immediate(f["src2_n"] | f["src2_sel"] << 7 | f["src2_exth"] << 14)
-    rot, invert = f["src2_rot"], bool(f["src2_invert"])
-    pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
+    pred = predicate(PREDICATES_EXTENDED, f["pred"])
+    iterations = [tuple(repeat_operand(operand, ctx.moe, role, k, False)
+                        for role, operand in ((DEST, dest0), (SRC1, src1), (SRC2, src2))) for k in range(count)]
+    return mnemonic, width, f["src2_rot"], bool(f["src2_invert"]), pred, iterations
+
+
+def prepare_vbw(f, ctx):
+    mnemonic, width, rot, invert, pred, iterations = vbw_operands(f, ctx, predicate_reader)
     mask = np.uint64((1 << width) - 1)
     closures = []
-    for k in range(count):
-        dest, s1, s2 = (repeat_operand(operand, ctx.moe, role, k, False)
-                        for role, operand in ((DEST, dest0), (SRC1, src1), (SRC2, src2)))
-
+    for dest, s1, s2 in iterations:
         def run(state, dest=dest, s1=s1, s2=s2):
             b = _rotate(s2.word(state, 0), rot, width)
             if invert:
