@@ -9,7 +9,6 @@ blank, and is a frame that shows what the example does; THEIA renders are at lea
 it quotes, and is the same on every run.
 """
 
-import html
 import shlex
 import subprocess
 import sys

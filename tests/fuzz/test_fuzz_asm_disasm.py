@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from .fuzz_corpus import (begin_case, misuse, ALL_FORMATS, IMAGE_SUFFIX, OUTPUT_CHOICES, PROCESSORS, campaign, formats, output_path,
-                         rarely,
                          program_input)
 from .fuzz_harness import Case, check
 

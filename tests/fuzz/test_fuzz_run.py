@@ -14,11 +14,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .fuzz_corpus import (begin_case, faults_allowed, misuse, mostly, MESHES, campaign, OUTPUT_CHOICES, SCENE_FILES, SCENES, TEXTURES, mutated, numbers, odd_input,
+from .fuzz_corpus import (begin_case, faults_allowed, misuse, mostly, MESHES, campaign, OUTPUT_CHOICES, SCENE_FILES, SCENES, mutated, numbers, odd_input,
                          ODD_INPUTS, output_path, program_input, rarely, sizes, textures, vectors, write_input)
 from .fuzz_harness import Case, check
 

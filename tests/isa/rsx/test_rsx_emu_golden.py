@@ -7,7 +7,6 @@ transcendental ops of fp_scalar_ops; discarded pixels must carry the sentinel ex
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest

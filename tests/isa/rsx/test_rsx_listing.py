@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from shaderkit.core.binfmt import read_words
 from shaderkit.isa.rsx.container import ProgramKind, read_container, UCODE_BYTE_ORDER

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import struct
-from pathlib import Path
 
 import pytest
 

@@ -8,7 +8,6 @@ The assembler is written elsewhere; ``vp`` below encodes instructions from spec/
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -4,7 +4,6 @@ divergent control flow, bare runs and faults."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ...core.diagnostics import InputError
-from .registers import ENTRY_TABLE_SIZE, RAM_BIT, RAM_WORDS, ROUTINES, UPSTREAM_ENTRY_ADDRESSES
+from .registers import ENTRY_TABLE_SIZE, RAM_WORDS, ROUTINES, UPSTREAM_ENTRY_ADDRESSES
 
 IMEM = "imem"
 _ADDRESS_MASK = 0xFFFF
