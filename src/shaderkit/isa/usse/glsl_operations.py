@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .operands import Constant, Immediate, Internal, NotModelled, Operand, Register
-from .semantics_control import CLOSING_WORD, _signed8
+from .semantics_control import _signed8, branch_target, spec_is_end
 from .semantics_integer import vbw_operands
 from .semantics_move import (
     F16, F32, INT_WIDTHS, INTEGER_FORMATS, limm_operands, vmov_end, vmov_float_channels, vmov_operands, vmov_test,
@@ -218,14 +218,18 @@ def fma(a: Value, b: Value, c: Value) -> Value:
     return Value(f"({a.dbl} * {b.dbl} + {c.dbl})", False)
 
 
-def glsl_vmad2(f, ctx, emit):
-    f16, dest, (s0, s1, s2), (z0, z1, z2), (m0, m1, m2), channels, pred = vmad2_operands(f, ctx, predicate)
-    a = apply_modifier(read_channels(s0, z0, f16), *m0)
-    b = apply_modifier(read_channels(s1, z1, f16), *m1)
-    c = apply_modifier(read_channels(s2, z2, f16), *m2)
+def _fma_write(emit, dest, sources, swizzles, modifiers, channels, pred, f16) -> None:
+    """dest = a * b + c over the written channels (VMAD2, VMAD)."""
+    a, b, c = (apply_modifier(read_channels(operand, swizzle, f16), *modifier)
+               for operand, swizzle, modifier in zip(sources, swizzles, modifiers))
     values = held(emit, [fma(a[k], b[k], c[k]) if k in channels else Value("0.0LF", False) for k in range(4)])
     with Guarded(emit, pred):
         write_channels(emit, dest, channels, values, f16)
+
+
+def glsl_vmad2(f, ctx, emit):
+    f16, dest, sources, swizzles, modifiers, channels, pred = vmad2_operands(f, ctx, predicate)
+    _fma_write(emit, dest, sources, swizzles, modifiers, channels, pred, f16)
 
 
 def _nmad_values(op2: int, a: list[Value], b: list[Value]) -> list[Value]:
@@ -265,20 +269,15 @@ def glsl_v16nmad(f, ctx, emit):
 
 
 def glsl_vmad(f, ctx, emit):
-    (z0, z1, z2), (m0, m1, m2), channels, pred, iterations = vmad_operands(f, ctx, predicate)
-    for dest, a_op, s1, c_op in iterations:
-        a = apply_modifier(read_channels(a_op, z0, False), *m0)
-        b = apply_modifier(read_channels(s1, z1, False), *m1)
-        c = apply_modifier(read_channels(c_op, z2, False), *m2)
-        values = held(emit, [fma(a[i], b[i], c[i]) if i in channels else Value("0.0LF", False) for i in range(4)])
-        with Guarded(emit, pred):
-            write_channels(emit, dest, channels, values, False)
+    swizzles, modifiers, channels, pred, iterations = vmad_operands(f, ctx, predicate)
+    for dest, s1, a_op, c_op in iterations:
+        _fma_write(emit, dest, (a_op, s1, c_op), swizzles, modifiers, channels, pred, False)
     return with_end(None, f["end"])
 
 
 def glsl_vdp(f, ctx, emit):
     width, (z0, z1), (m0, m1), pred, iterations = vdp_operands(f, ctx, predicate)
-    for dest, a_op, s1, channels in iterations:
+    for dest, s1, a_op, channels in iterations:
         a = apply_modifier(read_channels(a_op, z0, False), *m0)
         b = apply_modifier(read_channels(s1, z1, False), *m1)
         dot = f"({ZERO} + " + " + ".join(f"{a[i].dbl} * {b[i].dbl}" for i in range(width)) + ")"
@@ -548,20 +547,12 @@ def glsl_smlsi(f, ctx, emit):
 
 
 def glsl_br(f, ctx, emit):
-    offset = f["br_off"]
-    if f["br_type"] and offset & 0x80000:
-        offset -= 1 << 20
-    return Jump(target=ctx.index + offset, condition=predicate(PREDICATES_EXTENDED, f["pred"]),
+    return Jump(target=branch_target(f, ctx), condition=predicate(PREDICATES_EXTENDED, f["pred"]),
                 link=ctx.index + 1 if f["save_link"] else None)
 
 
 def glsl_spec(f, ctx, emit):
-    if ctx.word == CLOSING_WORD:
-        return END
-    w1 = ctx.word >> 32
-    if f["category"] == 0 and f["special"] == 0 and (w1 >> 6) & 7 == 2:
-        return Jump(ret=True)
-    raise NotModelled(f"SPEC category {f['category']} special {f['special']}")
+    return END if spec_is_end(f, ctx) else Jump(ret=True)
 
 
 TRANSLATE = {

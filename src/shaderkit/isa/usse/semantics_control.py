@@ -90,11 +90,16 @@ def _taken(pred, state, any_inst: bool, all_inst: bool):
     return lanes
 
 
-def prepare_br(f, ctx):
+def branch_target(f, ctx) -> int:
+    """A BR's (sign-extended 20-bit offset) or BA's (unsigned) target (the emulator's and the GLSL's)."""
     offset = f["br_off"]
     if f["br_type"] and offset & 0x80000:
         offset -= 1 << 20
-    target = ctx.index + offset
+    return ctx.index + offset
+
+
+def prepare_br(f, ctx):
+    target = branch_target(f, ctx)
     pred = predicate_reader(PREDICATES_EXTENDED, f["pred"])
     any_inst, all_inst, link = bool(f["any_inst"]), bool(f["all_inst"]), bool(f["save_link"])
     after = ctx.index + 1
@@ -109,17 +114,25 @@ def prepare_br(f, ctx):
     return run
 
 
-def prepare_spec(f, ctx):
-    w1 = ctx.word >> 32
+def spec_is_end(f, ctx) -> bool:
+    """A SPEC word: True for the closing word, False for a return through the link register;
+    any other is not modelled (the emulator's and the GLSL's)."""
     if ctx.word == CLOSING_WORD:
-        return lambda state: END
-    if f["category"] == 0 and f["special"] == 0 and (w1 >> 6) & 7 == 2:
-        def run(state):
-            if state.link is None:
-                raise NotModelled("return with no link stored")
-            return state.link
-        return run
+        return True
+    if f["category"] == 0 and f["special"] == 0 and (ctx.word >> 32 >> 6) & 7 == 2:
+        return False
     raise NotModelled(f"SPEC category {f['category']} special {f['special']}")
+
+
+def prepare_spec(f, ctx):
+    if spec_is_end(f, ctx):
+        return lambda state: END
+
+    def run(state):
+        if state.link is None:
+            raise NotModelled("return with no link stored")
+        return state.link
+    return run
 
 
 def _signed8(value: int) -> int:

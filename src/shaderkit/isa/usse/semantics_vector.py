@@ -166,7 +166,7 @@ def vmad_operands(f, ctx, predicate):
     """VMAD's fields decoded (the emulator's and the GLSL's): the swizzles and modifiers of GPI0,
     source 1 and GPI1, the written channels, the predicate
     (``predicate(table, code)``) and, per repeat
-    iteration, the operands (dest, GPI0, source 1, GPI1)."""
+    iteration, the operands (dest, source 1, GPI0, GPI1: made in that order)."""
     vec4 = bool(f["opcode2"])
     kw = dict(doubled=True, bits=7, secondary=ctx.secondary)
     dest0 = dest_operand(f["dest_bank"], f["dest_use_bank_ext"], f["dest_n"], **kw)
@@ -177,8 +177,8 @@ def vmad_operands(f, ctx, predicate):
     modifiers = tuple((bool(f[f"{name}_neg"]), bool(f[f"{name}_abs"])) for name in ("gpi0", "src1", "gpi1"))
     channels = mask_channels(f["write_mask"] & (0xF if vec4 else 0x7))
     pred, mode = predicate(PREDICATES_VECTOR, f["pred"]), f["repeat_mode"]
-    iterations = [(_repeat(dest0, ctx, DEST, mode, k), _repeat(g0, ctx, SRC0, mode, k),
-                   _repeat(src0, ctx, SRC1, mode, k), _repeat(g1, ctx, SRC2, mode, k))
+    iterations = [(_repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k),
+                   _repeat(g0, ctx, SRC0, mode, k), _repeat(g1, ctx, SRC2, mode, k))
                   for k in range(f["repeat_count"] + 1)]
     return swizzles, modifiers, channels, pred, iterations
 
@@ -186,7 +186,7 @@ def vmad_operands(f, ctx, predicate):
 def prepare_vmad(f, ctx):
     (z0, z1, z2), (m0, m1, m2), channels, pred, iterations = vmad_operands(f, ctx, predicate_reader)
     closures = []
-    for dest, a_op, s1, c_op in iterations:
+    for dest, s1, a_op, c_op in iterations:
         def run(state, dest=dest, s1=s1, a_op=a_op, c_op=c_op, channels=channels):
             a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
             b = apply_modifier(read_channels(state, s1, z1, False), *m1)
@@ -200,7 +200,7 @@ def vdp_operands(f, ctx, predicate):
     """VDP's fields decoded (the emulator's and the GLSL's): the number of channels summed, the
     swizzles and modifiers of GPI0 and source 1, the predicate
     (``predicate(table, code)``) and, per repeat
-    iteration, the operands (dest, GPI0, source 1) and the written channels (the write mask
+    iteration, the operands (dest, source 1, GPI0) and the written channels (the write mask
     rotated left by one per iteration)."""
     if f["clip_plane_enable"]:
         raise NotModelled("VDP clip_plane_enable")
@@ -212,7 +212,7 @@ def vdp_operands(f, ctx, predicate):
     swizzles = table_swizzle(_gpi_table(vec4, 0), f["gpi0_swiz"]), tuple(channel_code(f[f"src1_swiz_{c}"]) for c in "xyzw")
     modifiers = (False, bool(f["gpi0_abs"])), (bool(f["src1_neg"]), bool(f["src1_abs"]))
     pred, mask, mode = predicate(PREDICATES_VECTOR, f["pred"]), f["write_mask"], f["repeat_mode"]
-    iterations = [(_repeat(dest0, ctx, DEST, mode, k), _repeat(g0, ctx, SRC0, mode, k), _repeat(src0, ctx, SRC1, mode, k),
+    iterations = [(_repeat(dest0, ctx, DEST, mode, k), _repeat(src0, ctx, SRC1, mode, k), _repeat(g0, ctx, SRC0, mode, k),
                    mask_channels(((mask << k) | (mask >> (4 - k % 4))) & 0xF if k % 4 else mask))
                   for k in range(f["repeat_count"] + 1)]
     return 4 if vec4 else 3, swizzles, modifiers, pred, iterations
@@ -221,7 +221,7 @@ def vdp_operands(f, ctx, predicate):
 def prepare_vdp(f, ctx):
     width, (z0, z1), (m0, m1), pred, iterations = vdp_operands(f, ctx, predicate_reader)
     closures = []
-    for dest, a_op, s1, channels in iterations:
+    for dest, s1, a_op, channels in iterations:
         def run(state, dest=dest, s1=s1, a_op=a_op, channels=channels):
             a = apply_modifier(read_channels(state, a_op, z0, False), *m0)
             b = apply_modifier(read_channels(state, s1, z1, False), *m1)
