@@ -1,10 +1,12 @@
 """One GLSL translation per USSE operation, mirroring the emulator's ``prepare_<form>`` functions
 (:mod:`.semantics_vector`, :mod:`.semantics_move`, :mod:`.semantics_test`,
-:mod:`.semantics_integer`, :mod:`.semantics_control`) so that the two read side by side: the same
-fields, the same operand decoding (:mod:`.operands`, whose tables and repeat rules are reused),
-the same order of reads and writes. Each ``glsl_<form>(fields, ctx, emit)`` appends statements
-to ``emit`` (an :class:`Emitter`) and returns what follows the instruction: None (the next
-one), :data:`END` or a :class:`Jump` (see :mod:`.glsl` for how a program is laid out).
+:mod:`.semantics_integer`, :mod:`.semantics_control`) so that the two read side by side: the
+operand set-up is the emulator's own (each form's ``<form>_operands``/check function there turns
+the raw fields into operands, swizzles, modifiers, masks, predicate and repeat iterations for
+both), and the order of reads and writes is the same. Each ``glsl_<form>(fields, ctx, emit)``
+appends statements to ``emit`` (an :class:`Emitter`) and returns what follows the instruction:
+None (the next one), :data:`END` or a :class:`Jump` (see :mod:`.glsl` for how a program is laid
+out).
 
 Values: a source channel is a :class:`Value`, either the 32-bit pattern of an F32 value (``bits``,
 a uint expression: moves and modifiers keep it unchanged, as NumPy does) or a double (``dbl``)
