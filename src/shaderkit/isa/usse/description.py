@@ -1,8 +1,9 @@
 """USSE's description in core's model: every form of :mod:`.encoding` with its own fields (the
 names of spec §10), decoded in table order (:data:`~shaderkit.core.model.FIRST_MATCH`, as Vita3K
 decodes), its text declared by the form modules (every ``forms_*`` module's ``DECLARED`` table:
-:mod:`.forms_vector`, …) through :mod:`.syntax`. A form without a declaration of its own (its semantics are unknown, §9) prints
-as its lower-case name and its non-zero raw fields (``spec category=0x2 unused=0x3075000a0200000``).
+:mod:`.forms_vector`, …) through :mod:`.syntax`. A form without a declaration of its own (its
+semantics are unknown, §9) prints as its lower-case name and its non-zero raw fields
+(``spec category=0x2 unused=0x3075000a0200000``).
 
 Every word a form's fixed bits match decodes as that form: fields the text does not show yet and
 the pattern's free bits print as trailing ``name=value`` operands, so its text reads back as the
@@ -23,6 +24,7 @@ from pathlib import Path
 from ...core.model import FIRST_MATCH, Annotate, AsData, Description
 from .encoding import VEC34_FORMS, form_fields
 from .syntax import FormSyntax
+
 
 @cache
 def form_modules() -> tuple:
@@ -66,19 +68,21 @@ def describe_unknown(value: int) -> str:
     return f"no form matches (major opcode 0x{major:02x})"
 
 
-def _description(policy) -> Description:
-    forms, operands = declarations()
-    return Description("usse", word_bits=32, words_per_instruction=2, first_word_most_significant=False,
+def usse_description(name: str, forms, operands, policy, describe) -> Description:
+    """A description of 64-bit USSE instructions (two 32-bit words, ``w0`` first) with forms of
+    their own fields, decoded first match wins, operands separated by commas: this family's
+    (:func:`listing`) and the older one's (:mod:`.sgx540`)."""
+    return Description(name, word_bits=32, words_per_instruction=2, first_word_most_significant=False,
                        fields={}, operands=operands, forms=forms, order=FIRST_MATCH, operand_separator=r"\s*,\s*",
-                       unknown_bits=policy, describe_unknown=describe_unknown, overlapping_operands="must agree",
+                       unknown_bits=policy, describe_unknown=describe, overlapping_operands="must agree",
                        data_separator=", ")
 
 
 @cache
 def fields_reading() -> Description:
-    return _description(Annotate())
+    return usse_description("usse", *declarations(), Annotate(), describe_unknown)
 
 
 @cache
 def listing() -> Description:
-    return _description(AsData(verify=True))
+    return usse_description("usse", *declarations(), AsData(verify=True), describe_unknown)

@@ -37,7 +37,7 @@ class UsseImage:
 
     @property
     def words(self) -> list[int]:
-        return [half for word in self.primary for half in (word & 0xFFFFFFFF, word >> 32)]
+        return halves(self.primary)
 
 
 def instructions_of(words: Sequence[int], source: str = "program") -> tuple[int, ...]:

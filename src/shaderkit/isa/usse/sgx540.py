@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from ...core.model import FIRST_MATCH, AsData, Description
+from ...core.model import AsData, Description
+from .description import usse_description
+from .encoding import layout
 from .syntax import FormSyntax
 
 # Fields the SEED names (w0/w1 notation as in spec §10).
@@ -80,7 +82,6 @@ OPCODES = [
 
 def pattern_of(major: int, selectors: dict[str, int]) -> str:
     """The 64-character bit pattern (bit 63 first) fixing the major opcode and the selectors."""
-    from .encoding import layout
     bits = ["-"] * 64
     for index in range(5):
         bits[index] = str(major >> (4 - index) & 1)
@@ -97,7 +98,6 @@ def _expand(piece: str) -> list[int]:
 
 
 def forms():
-    from .encoding import layout
     for major, mnemonic, selectors, named in OPCODES:
         syntax = FormSyntax(mnemonic.upper().replace(".", "_"), pattern_of(major, selectors),
                             {name: layout(notation) for name, notation in named.items()}, rest="bits")
@@ -108,10 +108,8 @@ def forms():
 def listing() -> Description:
     declared = list(forms())
     operands = {name: binding for _, bound in declared for name, binding in bound.items()}
-    return Description("usse-sgx540", word_bits=32, words_per_instruction=2, first_word_most_significant=False,
-                       fields={}, operands=operands, forms=[form for form, _ in declared], order=FIRST_MATCH,
-                       unknown_bits=AsData(verify=True), operand_separator=r"\s*,\s*", data_separator=", ",
-                       describe_unknown=describe_unknown)
+    return usse_description("usse-sgx540", [form for form, _ in declared], operands, AsData(verify=True),
+                            describe_unknown)
 
 
 def describe_unknown(value: int) -> str:

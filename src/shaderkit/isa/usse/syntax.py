@@ -27,7 +27,6 @@ from ...core.model import (Case, Choice, Flags, Immediate, Operand, Registers, S
 from . import tables
 
 MASK = Choice(mask_names())
-CHANNEL = Choice({0: "x", 1: "y", 2: "z", 3: "w"})
 IMMEDIATE = Immediate(prefix="#")
 HEX_IMMEDIATE = Immediate(prefix="#", radix=16)
 
@@ -93,17 +92,16 @@ class FormSyntax:
 
     # -- operands ----------------------------------------------------------------------------
 
-    def register(self, role: str, *, banks: dict, bank: str | None, ext: str | None, number: str,
+    def register(self, role: str, *, banks: dict, bank: str, ext: str | None, number: str,
                  doubled: bool = False, internal_bits: int | None = None) -> str:
-        """A register operand: one case per (bank field, extension bit) value of ``banks``."""
+        """A register operand: one case per (bank field, extension bit) value of ``banks`` (only
+        the extension-0 banks where the form has no extension bit)."""
         width = self.width(number)
         cases = []
         for (bank_value, ext_value), kind in banks.items():
-            if (ext is None and ext_value) or (bank is None and bank_value):
+            if ext is None and ext_value:
                 continue
-            fixed = {}
-            if bank is not None:
-                fixed[bank] = bank_value
+            fixed = {bank: bank_value}
             if ext is not None:
                 fixed[ext] = ext_value
             cases.append(case("{" + self._number(role, kind, number, width, doubled, internal_bits) + "}", **fixed))
@@ -117,9 +115,10 @@ class FormSyntax:
                 internal_bits: int | None) -> str:
         if kind == "imm":
             return self.bind(f"{role}_imm", Operand(number, IMMEDIATE))
-        registers = register_names("indexed" if kind.startswith("indexed") else kind, width,
-                                   doubled and kind not in ("special", "idx") and not kind.startswith("indexed"),
-                                   internal_bits, int(kind[-1]) if kind.startswith("indexed") else 0)
+        # register_names applies the doubling only to the banks it concerns (§3.2).
+        indexed = kind.startswith("indexed")
+        registers = register_names("indexed" if indexed else kind, width, doubled, internal_bits,
+                                   int(kind[-1]) if indexed else 0)
         return self.bind(f"{role}_{kind}", Operand(number, registers, title="register"))
 
     def gpi(self, role: str, number: str) -> str:
