@@ -9,37 +9,14 @@ and every register entry and data-store byte that differs.
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from shaderkit.isa.vp1.machine import Vp1Machine
 
-from conftest import golden_dir
+from vp1_golden import expected_state, expected_store, load_golden
 
-BUNDLES = golden_dir("vp1", "bundles")
 CHUNK = 250  # vectors per test case, so a failure report stays readable and xdist can share them
-
-
-def load_golden():
-    states = [json.loads(line)["before"] for line in (BUNDLES / "states.jsonl").read_text().splitlines()]
-    vectors = [json.loads(line) for line in (BUNDLES / "vectors.jsonl").read_text().splitlines()]
-    return states, vectors, (BUNDLES / "ds_init.bin").read_bytes()
-
-
-def expected_state(before: dict, after: dict) -> dict:
-    state = {name: list(values) for name, values in before.items()}
-    for name, changes in after.items():
-        for index, value in changes:
-            state[name][index] = value
-    return state
-
-
-def expected_store(initial: bytes, writes) -> bytes:
-    store = bytearray(initial)
-    for index, value in writes:
-        store[index] = value
-    return bytes(store)
 
 
 def differences(machine: Vp1Machine, before: dict, vector: dict, initial: bytes) -> list[str]:

@@ -68,21 +68,14 @@ def test_the_isa_uses_the_fast_path_and_keeps_the_reference_for_odd_input():
 
 # --- the compiled emulator against the interpreter and the golden vectors ---------------------
 
-import json  # noqa: E402
+from vp1_golden import expected_state, expected_store, load_golden  # noqa: E402
 
 from shaderkit.isa.vp1 import compiled  # noqa: E402
 from shaderkit.isa.vp1.bench import BENCH_PROGRAM  # noqa: E402
 from shaderkit.isa.vp1.machine import BundleLimit, Vp1Machine  # noqa: E402
 
-BUNDLES = golden_dir("vp1", "bundles")
 # Mixed in to exercise the fallback: words the interpreter refuses (DMA, db, undocumented branches)
 INTERPRETED_ONLY = [0xC3, 0xC7, 0xCE, 0xCF, 0xDB, 0xE9, 0xF5]
-
-
-def golden_vectors():
-    states = [json.loads(line)["before"] for line in (BUNDLES / "states.jsonl").read_text().splitlines()]
-    vectors = [json.loads(line) for line in (BUNDLES / "vectors.jsonl").read_text().splitlines()]
-    return states, vectors, (BUNDLES / "ds_init.bin").read_bytes()
 
 
 def fully_compiled(words: list[int]) -> bool:
@@ -102,7 +95,7 @@ def outcome(machine, run):
 
 
 def test_the_compiled_loop_matches_every_golden_vector_it_compiles():
-    states, vectors, initial = golden_vectors()
+    states, vectors, initial = load_golden()
     checked = 0
     for vector in vectors:
         words = [int(word, 16) for word in vector["words"]]
@@ -117,15 +110,8 @@ def test_the_compiled_loop_matches_every_golden_vector_it_compiles():
         except BundleLimit:
             pass
         assert machine.bundles == 1
-        want = {name: list(values) for name, values in before.items()}
-        for name, changes in vector["after"].items():
-            for index, value in changes:
-                want[name][index] = value
-        store = bytearray(initial)
-        for index, value in vector["ds_writes"]:
-            store[index] = value
-        assert machine.dump_state() == want, vector["id"]
-        assert machine.data_store == bytes(store), vector["id"]
+        assert machine.dump_state() == expected_state(before, vector["after"]), vector["id"]
+        assert machine.data_store == expected_store(initial, vector["ds_writes"]), vector["id"]
         checked += 1
     assert checked == 2936  # the golden set's bundles of only compiled operations (2936 of 5000)
 

@@ -4,29 +4,18 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import shaderkit.isa
 
-from conftest import golden_dir
+from vp1_golden import expected_state, expected_store, load_golden
 
-BUNDLES = golden_dir("vp1", "bundles")
-STATES = [json.loads(line)["before"] for line in (BUNDLES / "states.jsonl").read_text().splitlines()]
-VECTORS = [json.loads(line) for line in (BUNDLES / "vectors.jsonl").read_text().splitlines()]
-DS_INIT = (BUNDLES / "ds_init.bin").read_bytes()
+STATES, VECTORS, DS_INIT = load_golden()
 
 
 def expected(vector):
-    state = {name: list(values) for name, values in STATES[vector["state"]].items()}
-    for name, changes in vector["after"].items():
-        for index, value in changes:
-            state[name][index] = value
-    store = bytearray(DS_INIT)
-    for index, value in vector["ds_writes"]:
-        store[index] = value
-    return state, bytes(store)
+    return (expected_state(STATES[vector["state"]], vector["after"]),
+            expected_store(DS_INIT, vector["ds_writes"]))
 
 
 @pytest.mark.parametrize("vector", VECTORS[::97], ids=lambda vector: f"vector{vector['id']}")
