@@ -9,7 +9,6 @@ and every register entry and data-store byte that differs.
 
 from __future__ import annotations
 
-
 import pytest
 
 from shaderkit.isa.vp1.machine import Vp1Machine
