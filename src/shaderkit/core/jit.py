@@ -1,0 +1,188 @@
+"""Compiling hot loops with Numba, and where the compiled machine code is kept.
+
+This module owns the one rule every ISA's compiled path follows: kernels are cached on disk
+in a directory private to the user, or not at all. The directory is the first usable of
+
+1. ``$SHADERKIT_CACHE_DIR``;
+2. ``$XDG_CACHE_HOME/shaderkit``;
+3. ``~/.cache/shaderkit``;
+
+where usable means it can be created (mode 0700), belongs to the user and takes a file. When
+none is usable (an installed package run by a user with a read-only home, say) kernels are
+compiled in memory on each run: never cached in a shared temporary directory, where another
+user could plant the pickled code a later run would load.
+
+Inside it, each version of the package gets its own directory, named by a fingerprint of
+the package's source files. Numba only checks the file a kernel is defined in, so a change to
+a helper it calls in another module would otherwise leave a stale kernel in the cache.
+
+Generated code (a kernel written per program) is cached too: :func:`compile_source` writes
+the source to a file named by its hash and compiles it from there, which is what Numba needs
+to find the cache entry again in the next process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numba
+
+__all__ = [
+    "CACHE_ENVIRONMENT",
+    "cache_directory",
+    "compile_source",
+    "first_call",
+    "jit",
+    "thread_counts",
+]
+
+CACHE_ENVIRONMENT = "SHADERKIT_CACHE_DIR"
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+# Fingerprint directories of other package versions unused for this long are removed.
+STALE_SECONDS = 14 * 24 * 3600
+
+
+def _candidate_roots() -> list[Path]:
+    roots = []
+    if os.environ.get(CACHE_ENVIRONMENT):
+        roots.append(Path(os.environ[CACHE_ENVIRONMENT]))
+    if os.environ.get("XDG_CACHE_HOME"):
+        roots.append(Path(os.environ["XDG_CACHE_HOME"]) / "shaderkit")
+    with contextlib.suppress(RuntimeError, KeyError):
+        roots.append(Path.home() / ".cache" / "shaderkit")
+    return roots
+
+
+def _usable(directory: Path) -> bool:
+    """Whether ``directory`` exists or can be made, is the user's own, and takes a file."""
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if hasattr(os, "getuid") and directory.stat().st_uid != os.getuid():
+            return False
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError:
+        return False
+    return True
+
+
+def package_fingerprint() -> str:
+    """A short hash of the names, sizes and modification times of the package's modules."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        status = path.stat()
+        digest.update(f"{path.relative_to(PACKAGE_ROOT)}:{status.st_size}:{status.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _remove_stale_versions(root: Path, current: Path) -> None:
+    now = time.time()
+    for directory in root.glob("kernels-*"):
+        with contextlib.suppress(OSError):
+            if directory != current and now - directory.stat().st_mtime > STALE_SECONDS:
+                shutil.rmtree(directory)
+
+
+@functools.cache
+def cache_directory() -> Path | None:
+    """This package version's kernel cache directory, or None when no usable place exists."""
+    for root in _candidate_roots():
+        if not _usable(root):
+            continue
+        directory = root / f"kernels-{package_fingerprint()}"
+        if not _usable(directory):
+            continue
+        os.utime(directory)  # marks this version as in use for _remove_stale_versions
+        _remove_stale_versions(root, directory)
+        numba.config.CACHE_DIR = str(directory / "numba")
+        return directory
+    return None
+
+
+def jit(function: Callable | None = None, **options):
+    """``numba.njit(function, **options)``, cached on disk when :func:`cache_directory` has a place.
+
+    Usable bare (``@jit``) or with options (``@jit(fastmath=False)``).
+    """
+    def compile_one(target: Callable):
+        return numba.njit(cache=cache_directory() is not None, **options)(target)
+
+    return compile_one if function is None else compile_one(function)
+
+
+def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Callable, ...]:
+    """The functions ``names`` defined by the Python ``source``, each compiled by :func:`jit`.
+
+    The source must be self-contained (it imports what it uses). With a cache directory it is
+    written to ``generated/<hash>.py`` there and loaded as a module, so the compiled code is
+    found again by later processes; without one it runs in memory.
+    """
+    module = _load_generated(source)
+    return tuple(jit(getattr(module, name), **options) for name in names)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_generated(source: str) -> ModuleType:
+    key = hashlib.sha256(source.encode()).hexdigest()[:24]
+    module_name = f"shaderkit_generated_{key}"
+    directory = cache_directory()
+    if directory is None:
+        module = ModuleType(module_name)
+        exec(compile(source, f"<generated {key}>", "exec"), module.__dict__)  # noqa: S102 - our own generated code
+        return module
+    path = directory / "generated" / f"{key}.py"
+    if not path.exists():
+        # Written once and never rewritten: Numba's cache entries are keyed by the file's stamp.
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
+            handle.write(source)
+        os.replace(handle.name, path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # Numba resolves the module of a cached function by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def first_call(dispatchers: tuple, call: Callable[[], object]) -> tuple[float, str]:
+    """Seconds taken by ``call()``, and whether ``dispatchers`` were compiled, loaded or ready.
+
+    The second item is ``"compiled"`` when any dispatcher compiled a new signature,
+    ``"cache"`` when they were loaded from the disk cache, and ``"ready"`` when nothing new
+    was needed (already compiled in this process).
+    """
+    def counts():
+        misses = sum(sum(d.stats.cache_misses.values()) for d in dispatchers)
+        hits = sum(sum(d.stats.cache_hits.values()) for d in dispatchers)
+        signatures = sum(len(d.signatures) for d in dispatchers)
+        return misses, hits, signatures
+
+    before = counts()
+    start = time.perf_counter()
+    call()
+    seconds = time.perf_counter() - start
+    misses, hits, signatures = (after - earlier for after, earlier in zip(counts(), before, strict=True))
+    if signatures == 0:
+        return seconds, "ready"
+    return seconds, "cache" if hits and not misses else "compiled"
+
+
+def thread_counts() -> dict[str, int]:
+    """The thread counts a bench figure depends on: CPUs, Numba's threads and llvmpipe's."""
+    cpus = os.cpu_count() or 1
+    llvmpipe = os.environ.get("LP_NUM_THREADS", "")
+    return {
+        "cpu_count": cpus,
+        "numba_threads": numba.get_num_threads(),
+        "llvmpipe_threads": int(llvmpipe) if llvmpipe.isdigit() else cpus,
+    }
