@@ -142,16 +142,33 @@ def _load_generated(source: str) -> ModuleType:
         return module
     path = directory / "generated" / f"{key}.py"
     if not path.exists():
-        # Written once and never rewritten: Numba's cache entries are keyed by the file's stamp.
-        path.parent.mkdir(mode=0o700, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
-            handle.write(source)
-        os.replace(handle.name, path)
+        _write_once(path, source)
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # Numba resolves the module of a cached function by name
     spec.loader.exec_module(module)
     return module
+
+
+def _write_once(path: Path, text: str) -> None:
+    """Create ``path`` holding ``text``, atomically, unless another process got there first.
+
+    The file is never rewritten: Numba keys its cache entries by the source file's stamp, so
+    replacing an identical file would make the entries other processes just wrote stale.
+    """
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as handle:
+        handle.write(text)
+    try:
+        os.link(handle.name, path)
+    except FileExistsError:
+        pass
+    except OSError:  # a file system without hard links
+        if not path.exists():
+            os.replace(handle.name, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(handle.name)
 
 
 def first_call(dispatchers: tuple, call: Callable[[], object]) -> tuple[float, str]:
