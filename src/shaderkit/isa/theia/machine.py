@@ -100,12 +100,13 @@ class TheiaMachine:
     """The default microcode plus an optional user RAM image, ready to run scenes or bare programs."""
 
     def __init__(self, ram_image: Sequence[int] | None = None, *, complete_isa: bool = False,
-                 budget: int = DEFAULT_BUDGET):
+                 budget: int = DEFAULT_BUDGET, compiled: bool = True):
         self.ram = list(ram_image) if ram_image is not None else build_image(default_entries(), [])
         entries, _ = split_image(self.ram)
         self.entries = entries
         self.code = Code.load(description(), rom().words, self.ram, complete_isa)
         self.budget = budget
+        self.compiled = compiled  # False: every call on the NumPy reference path (see .simt.Core)
         self.notes = output_reads(self.code.steps)
 
     # -- scenes ---------------------------------------------------------------------------
@@ -140,34 +141,9 @@ class TheiaMachine:
 
     def _run_tile(self, scene: Scene, bands, pixels: _PixelOrder, tile: slice, texels: np.ndarray | None,
                   memory: np.ndarray, statistics: list[CoreStatistics], time: float | None) -> Lanes:
-        core_of_lane = pixels.core[tile]
-        lanes = Lanes.zeros(len(core_of_lane))
-        rows = lanes.rows
-        rows[0:6] = scene.config[:, :, None]
-        initial = np.stack([band[0] for band in bands])
-        final = np.stack([band[1] for band in bands])
-        rows[ROW["CREG_PIXEL_2D_INITIAL_POSITION"]] = initial[core_of_lane].T
-        rows[ROW["CREG_PIXEL_2D_FINAL_POSITION"]] = final[core_of_lane].T
-        if scene.lights:
-            position, diffuse = scene.lights[0]
-            rows[ROW["CREG_FIRST_LIGTH"]] = position[:, None]
-            rows[ROW["CREG_LIGHT_DIFFUSE"]] = diffuse[:, None]
-        if time is not None:
-            rows[ROW["C7"], 0] = to_fixed(time)
-        core = Core(self.code, lanes, self.budget)
-        for routine in ("INITIAL", "CPPU", "USERCONSTANTS"):
-            core.call(self.entries[routine], routine=routine)
-
-        # Where the default NPG has taken each pixel's core by the time it renders that pixel.
-        ordinal = pixels.ordinal[tile].astype(np.uint32)
-        rows[ROW["CREG_PIXEL_2D_POSITION"]] = np.stack([pixels.x_word[tile], pixels.y_word[tile],
-                                                        rows[ROW["CREG_PIXEL_2D_POSITION"]][2]])
-        pitch = rows[ROW["CREG_PIXEL_PITCH"]] + 3 * ordinal
-        rows[ROW["CREG_PIXEL_PITCH"]] = pitch
-        rows[ROW["OREG_ADDR_O"]] = pitch
-
-        core.call(self.entries["RGU"], routine="RGU")
-        hit = self._traverse(core, scene, core_of_lane, statistics)
+        core = self._start_tile(scene, bands, pixels, tile, time)
+        lanes, rows, core_of_lane = core.lanes, core.lanes.rows, pixels.core[tile]
+        hit = self._traverse(core, scene, core_of_lane, statistics, scene.texture_enabled)
         hits = np.flatnonzero(hit)
         if scene.texture_enabled:
             self._fetch_texels(rows, hits, texels, scene, core_of_lane, statistics)
@@ -186,9 +162,62 @@ class TheiaMachine:
             core_statistics.hits += int(hit[mine].sum())
         return lanes
 
+    def _start_tile(self, scene: Scene, bands, pixels: _PixelOrder, tile: slice, time: float | None) -> Core:
+        """The lanes of ``tile`` loaded and set up to the end of RGU (each pixel's ray ready), on a Core."""
+        core_of_lane = pixels.core[tile]
+        lanes = Lanes.zeros(len(core_of_lane))
+        rows = lanes.rows
+        rows[0:6] = scene.config[:, :, None]
+        initial = np.stack([band[0] for band in bands])
+        final = np.stack([band[1] for band in bands])
+        rows[ROW["CREG_PIXEL_2D_INITIAL_POSITION"]] = initial[core_of_lane].T
+        rows[ROW["CREG_PIXEL_2D_FINAL_POSITION"]] = final[core_of_lane].T
+        if scene.lights:
+            position, diffuse = scene.lights[0]
+            rows[ROW["CREG_FIRST_LIGTH"]] = position[:, None]
+            rows[ROW["CREG_LIGHT_DIFFUSE"]] = diffuse[:, None]
+        if time is not None:
+            rows[ROW["C7"], 0] = to_fixed(time)
+        core = Core(self.code, lanes, self.budget, compiled=self.compiled)
+        for routine in ("INITIAL", "CPPU", "USERCONSTANTS"):
+            core.call(self.entries[routine], routine=routine)
+
+        # Where the default NPG has taken each pixel's core by the time it renders that pixel.
+        ordinal = pixels.ordinal[tile].astype(np.uint32)
+        rows[ROW["CREG_PIXEL_2D_POSITION"]] = np.stack([pixels.x_word[tile], pixels.y_word[tile],
+                                                        rows[ROW["CREG_PIXEL_2D_POSITION"]][2]])
+        pitch = rows[ROW["CREG_PIXEL_PITCH"]] + 3 * ordinal
+        rows[ROW["CREG_PIXEL_PITCH"]] = pitch
+        rows[ROW["OREG_ADDR_O"]] = pitch
+
+        core.call(self.entries["RGU"], routine="RGU")
+        return core
+
+    def ray_tiles(self, scene: Scene) -> list[tuple[Core, np.ndarray]]:
+        """Every tile of ``scene`` set up to the end of RGU (rays ready), with each lane's core number.
+
+        Where :meth:`hit_test` starts; the bench times that part alone.
+        """
+        bands = scene.cores or upstream_core_split(scene.height, scene.width, 1)
+        pixels = _pixel_order(bands, scene.width)
+        tiles = []
+        for start in range(0, len(pixels.core), TILE_LANES):
+            tile = slice(start, min(start + TILE_LANES, len(pixels.core)))
+            tiles.append((self._start_tile(scene, bands, pixels, tile, None), pixels.core[tile]))
+        return tiles
+
+    def hit_test(self, core: Core, scene: Scene, core_of_lane: np.ndarray) -> np.ndarray:
+        """The traversal alone (AABBIU, then BIU per triangle; no TCC) on a tile of :meth:`ray_tiles`.
+
+        True where some BIU call returned TRUE. It may run again on the same tile: AABBIU
+        resets the only state BIU carries from one triangle to the next.
+        """
+        statistics = [CoreStatistics(0, 0) for _ in range(int(core_of_lane.max(initial=0)) + 1)]
+        return self._traverse(core, scene, core_of_lane, statistics, run_tcc=False)
+
     def _traverse(self, core: Core, scene: Scene, core_of_lane: np.ndarray,
-                  statistics: list[CoreStatistics]) -> np.ndarray:
-        """Walk the node tree per lane; True where some BIU call returned TRUE."""
+                  statistics: list[CoreStatistics], run_tcc: bool) -> np.ndarray:
+        """Walk the node tree per lane; True where some BIU call returned TRUE (TCC after each if ``run_tcc``)."""
         vertex = scene.vertex_memory
         lane_count = core.lanes.count
         hit = np.zeros(lane_count, dtype=bool)
@@ -224,7 +253,7 @@ class TheiaMachine:
                 accepted = core.call(self.entries["BIU"], entered, routine="BIU")
                 _count(statistics, core_of_lane[entered], "triangle_tests")
                 hit[entered[accepted]] = True
-                if scene.texture_enabled:
+                if run_tcc:
                     core.call(self.entries["TCC"], entered[accepted], routine="TCC")
         raise InputError("Vertex.mem: the node links never end (a cycle?)")
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -153,8 +154,23 @@ class Code:
     def step(self, address: int) -> Step:
         step = self.steps.get(address)
         if step is None:
-            raise MachineFault(f"jump to 0x{address:04x}, where there is no code")
+            raise no_code(address)
         return step
+
+    @cached_property
+    def flat(self):
+        """The steps as the compiled core's table (:class:`.compiled_core.Flat`), made once."""
+        from .compiled_core import Flat
+        return Flat(self.steps)
+
+
+def no_code(address: int) -> MachineFault:
+    return MachineFault(f"jump to 0x{address:04x}, where there is no code")
+
+
+def out_of_budget(routine: str, budget: int) -> MachineFault:
+    return MachineFault(f"{routine} ran more than {budget:,} instruction groups without returning "
+                        "(an endless loop?); raise the budget with --budget")
 
 
 @dataclass
@@ -175,16 +191,30 @@ class Lanes:
 
 
 class Core:
-    """Runs routines of ``code`` on a set of lanes, SIMT style."""
+    """Runs routines of ``code`` on a set of lanes, SIMT style.
 
-    def __init__(self, code: Code, lanes: Lanes, budget: int = DEFAULT_BUDGET, track_writes: bool = False):
+    Calls run in the compiled kernel of :mod:`.compiled_core` unless ``compiled`` is False or
+    writes are tracked (bare runs: one lane, where the compile would cost more than it saves);
+    the NumPy loop below is the reference the compiled core is tested against.
+    """
+
+    def __init__(self, code: Code, lanes: Lanes, budget: int = DEFAULT_BUDGET, track_writes: bool = False,
+                 compiled: bool = True):
         self.code = code
         self.lanes = lanes
         self.budget = budget
         self.track_writes = track_writes
+        self.compiled = compiled and not track_writes
 
     def call(self, entry: int, selection: np.ndarray | None = None, routine: str = "routine") -> np.ndarray:
         """Run from ``entry`` on the selected lanes (all if None) until each returns; their return values."""
+        if self.compiled:
+            from .compiled_core import call
+            return call(self.code, self.lanes, entry, selection, self.budget, routine)
+        return self.call_numpy(entry, selection, routine)
+
+    def call_numpy(self, entry: int, selection: np.ndarray | None = None, routine: str = "routine") -> np.ndarray:
+        """:meth:`call` interpreted with NumPy, one whole-row operation per instruction group."""
         rows, executed = self.lanes.rows, self.lanes.executed
         if selection is not None and len(selection) == self.lanes.count:
             selection = None  # selections are sorted and unique: this one is every lane, a slice is faster
@@ -251,5 +281,4 @@ class Core:
                 pcs[local] = next_pc
                 if len(local) == live:  # every live lane is here: run converged again
                     pcs, pc = None, next_pc
-        raise MachineFault(f"{routine} ran more than {self.budget:,} instruction groups without returning "
-                           "(an endless loop?); raise the budget with --budget")
+        raise out_of_budget(routine, self.budget)

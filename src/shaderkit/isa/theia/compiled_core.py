@@ -1,0 +1,377 @@
+"""The SIMT core compiled: one Numba kernel runs a whole routine call (``Core.call``).
+
+:mod:`.simt` decodes code once into :class:`~.simt.Step` records and interprets them with
+NumPy, one whole-row operation per instruction group. Here the same Steps are flattened once
+more into an integer table (:func:`flatten`, one row per instruction, cached on the
+:class:`~.simt.Code`), and :func:`run_call` — the kernel — does everything ``Core.call``
+does: it picks the group of live lanes at the lowest program counter, runs its instruction
+lane by lane with the scalar units of :mod:`.compiled_units`, lets the lanes of a divergent
+jump part and meet again, counts every group against the budget and every instruction per
+lane in ``executed``, and stops at the first fault. The kernel never raises: it returns a
+status and where it stopped, and :func:`call` raises the very error the NumPy path raises.
+
+The order of groups, the budget count, the per-lane counters and every register word are
+the NumPy path's, bit for bit (the suite runs both on the same programs and compares).
+The kernel is generic — the program is data in the table — so it is compiled once, and
+cached on disk by :func:`shaderkit.core.jit.jit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from ...core.jit import jit
+from . import semantics, simt
+from .compiled_units import (
+    COMPARE_TEST_CODES,
+    ONE,
+    SCALE,
+    WORD_MASK,
+    ZERO,
+    add,
+    compare,
+    divide,
+    magnitude_sqrt,
+    multiply,
+    splice,
+    sub,
+)
+
+U64 = np.uint64
+
+# The operations an ALU step can run, numbered for the table.
+ALU_MNEMONICS = ("ADD", "SUB", "DIV", "MUL", "MAG", "COPY", "INC", "ZERO", "CROSS", "DOT", "MULP", "MOD",
+                 "FRAC", "NEG", "DEC", "XCHANGEX", "IMUL", "UNSCALE", "INCX", "INCY", "INCZ", "SETX", "SETY",
+                 "SETZ", "SWIZZLE3D", "INTP", "XCHANGEY", "XCHANGEZ", "RESCALE")
+(ADD, SUB, DIV, MUL, MAG, COPY, INC, ZERO_ROW, CROSS, DOT, MULP, MOD, FRAC, NEG, DEC, XCHANGEX, IMUL, UNSCALE,
+ INCX, INCY, INCZ, SETX, SETY, SETZ, SWIZZLE3D, INTP, XCHANGEY, XCHANGEZ, RESCALE) = range(len(ALU_MNEMONICS))
+
+# Table columns.
+(KIND, OPERATION, DST, S1, S2, IMMEDIATE, HAS_IMMEDIATE, STORES, TARGET, RETURNS_TRUE, JUMP_LANE,
+ JUMP_TEST) = range(12)
+COLUMNS = 12
+
+# What the kernel returns (status, where).
+FINISHED, FAULTED, NO_CODE, OUT_OF_BUDGET = range(4)
+
+FRACTION_MASK = U64(semantics.FRACTION_MASK)
+INTEGER_MASK = U64(semantics.INTEGER_MASK)
+SWIZZLE_YXZ = 21
+NO_PC = np.iinfo(np.int64).max
+
+
+class Flat:
+    """A program flattened for the kernel: the table, and a dense map from code address to table row."""
+
+    def __init__(self, steps: Mapping[int, simt.Step]):
+        self.steps = [steps[address] for address in sorted(steps)]
+        self.table = np.zeros((len(self.steps), COLUMNS), dtype=np.int64)
+        last = max(steps, default=-1)
+        self.index_of = np.full(last + 2, -1, dtype=np.int64)
+        names = {function: mnemonic for mnemonic, function in semantics.SEMANTICS.functions().items()}
+        for index, step in enumerate(self.steps):
+            self.index_of[step.address] = index
+            self.table[index] = _row(step, names)
+
+
+def _row(step: simt.Step, names: dict) -> list[int]:
+    row = [0] * COLUMNS
+    row[KIND] = step.kind
+    row[DST], row[S1], row[S2], row[TARGET] = step.dst, step.s1, step.s2, step.target
+    row[STORES] = step.stores
+    row[RETURNS_TRUE] = step.returns_true
+    if step.immediate is not None:
+        row[HAS_IMMEDIATE] = 1
+        row[IMMEDIATE] = int(step.immediate[0, 0])
+    if step.kind == simt.ALU:
+        row[OPERATION] = ALU_MNEMONICS.index(names[step.operation])
+    elif step.kind == simt.JUMP:
+        lane, test = semantics.JUMP_TESTS[names[step.operation]]
+        row[JUMP_LANE], row[JUMP_TEST] = lane, COMPARE_TEST_CODES[test]
+    return row
+
+
+def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray | None, budget: int,
+         routine: str) -> np.ndarray:
+    """``Core.call`` compiled: run from ``entry`` on the selected lanes; their return values."""
+    flat = code.flat
+    count = lanes.count if selection is None else len(selection)
+    returned = np.zeros(count, dtype=np.bool_)
+    if count == 0:
+        return returned
+    chosen = np.arange(count, dtype=np.int64) if selection is None else np.asarray(selection, dtype=np.int64)
+    status, where = run_call(flat.table, flat.index_of, lanes.rows, lanes.executed, chosen, entry, budget, returned)
+    if status == FAULTED:
+        raise flat.steps[where].fault()
+    if status == NO_CODE:
+        raise simt.no_code(where)
+    if status == OUT_OF_BUDGET:
+        raise simt.out_of_budget(routine, budget)
+    return returned
+
+
+# --------------------------------------------------------------------------- the kernel
+
+
+@jit
+def low_word(wide):
+    return wide & WORD_MASK
+
+
+@jit
+def alu(operation, a0, a1, a2, b0, b1, b2):
+    """One lane of one ALU operation: the three result words (semantics.i_<MNEMONIC> for one lane)."""
+    if operation == ADD:
+        return add(a0, b0), add(a1, b1), add(a2, b2)
+    if operation == SUB:
+        return sub(a0, b0), sub(a1, b1), sub(a2, b2)
+    if operation == DIV:
+        # Rows from DOT hold one value thrice: divide once where the lanes repeat.
+        x = divide(a0, b0)
+        y = x if a1 == a0 and b1 == b0 else divide(a1, b1)
+        z = y if a2 == a1 and b2 == b1 else divide(a2, b2)
+        return x, y, z
+    if operation == MUL:
+        return (low_word(multiply(a0, b0, True)), low_word(multiply(a1, b1, True)),
+                low_word(multiply(a2, b2, True)))
+    if operation == DOT:
+        dot = splice(multiply(a0, b0, True) + multiply(a1, b1, True) + multiply(a2, b2, True))
+        return dot, dot, dot
+    if operation == CROSS:
+        return (splice(multiply(a1, b2, True) - multiply(a2, b1, True)),
+                splice(multiply(a2, b0, True) - multiply(a0, b2, True)),
+                splice(multiply(a0, b1, True) - multiply(a1, b0, True)))
+    if operation == COPY:
+        return a0, a1, a2
+    if operation == ZERO_ROW:
+        return ZERO, ZERO, ZERO
+    if operation == SETX:
+        return a0, b1, b2
+    if operation == SETY:
+        return b0, a0, b2
+    if operation == SETZ:
+        return b0, b1, a0
+    if operation == MAG:
+        length = magnitude_sqrt(multiply(a0, a0, True) + multiply(a1, a1, True) + multiply(a2, a2, True))
+        return length, length, length
+    if operation == INC:
+        return add(a0, ONE), add(a1, ONE), add(a2, ONE)
+    if operation == DEC:
+        return sub(a0, ONE), sub(a1, ONE), sub(a2, ONE)
+    if operation == INCX:
+        return add(a0, ONE), a1, a2
+    if operation == INCY:
+        return a0, add(a1, ONE), a2
+    if operation == INCZ:
+        return a0, a1, add(a2, ONE)
+    if operation == MULP:
+        return a0, a1, low_word(multiply(a0, a1, True))
+    if operation == MOD:
+        return a0 & low_word(b0 - ONE), a1 & low_word(b1 - ONE), a2 & low_word(b2 - ONE)
+    if operation == FRAC:
+        return a0 & FRACTION_MASK, a1 & FRACTION_MASK, a2 & FRACTION_MASK
+    if operation == NEG:
+        return low_word(~a0 + U64(1)), low_word(~a1 + U64(1)), low_word(~a2 + U64(1))
+    if operation == XCHANGEX:
+        return b0, a1, a2
+    if operation == IMUL:
+        return (low_word(multiply(a0, b0, False)), low_word(multiply(a1, b1, False)),
+                low_word(multiply(a2, b2, False)))
+    if operation == UNSCALE:
+        return a0 >> SCALE, a1 >> SCALE, a2 >> SCALE
+    if operation == SWIZZLE3D:
+        if a0 == 0:
+            return b0, b0, b0
+        if a0 == 1:
+            return b1, b1, b1
+        if a0 == 2:
+            return b2, b2, b2
+        if a0 == SWIZZLE_YXZ:
+            return b1, b0, b2
+        return ZERO, ZERO, ZERO
+    if operation == INTP:
+        return a0 & INTEGER_MASK, a1 & INTEGER_MASK, a2 & INTEGER_MASK
+    if operation == XCHANGEY:
+        return a0, b1, a2
+    if operation == XCHANGEZ:
+        return a0, a1, b2
+    # RESCALE
+    return low_word(a0 << SCALE), low_word(a1 << SCALE), low_word(a2 << SCALE)
+
+
+@jit
+def run_alu(step, rows, chosen, group, group_size):
+    """The ALU step ``step`` (a table row) on the group's lanes.
+
+    The operations the default microcode runs most have a loop of their own (one dispatch
+    per group, not per lane); the others go through :func:`alu` lane by lane.
+    """
+    dst = step[DST]
+    operation = step[OPERATION]
+    s1 = step[S1]
+    s2 = step[S2]
+    if operation == COPY:
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            for k in range(3):
+                rows[dst, k, lane] = rows[s1, k, lane]
+    elif operation == ZERO_ROW:
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            for k in range(3):
+                rows[dst, k, lane] = 0
+    elif operation == SETX or operation == SETY or operation == SETZ:
+        # Type II: the result is the old DST with one lane replaced by the immediate.
+        value = np.uint32(step[IMMEDIATE])
+        k = operation - SETX
+        for j in range(group_size):
+            rows[dst, k, chosen[group[j]]] = value
+    elif operation == ADD or operation == SUB:
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            for k in range(3):
+                a = U64(rows[s1, k, lane])
+                b = U64(rows[s2, k, lane])
+                rows[dst, k, lane] = np.uint32(add(a, b) if operation == ADD else sub(a, b))
+    elif operation == CROSS:
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            a0, a1, a2 = U64(rows[s1, 0, lane]), U64(rows[s1, 1, lane]), U64(rows[s1, 2, lane])
+            b0, b1, b2 = U64(rows[s2, 0, lane]), U64(rows[s2, 1, lane]), U64(rows[s2, 2, lane])
+            rows[dst, 0, lane] = np.uint32(splice(multiply(a1, b2, True) - multiply(a2, b1, True)))
+            rows[dst, 1, lane] = np.uint32(splice(multiply(a2, b0, True) - multiply(a0, b2, True)))
+            rows[dst, 2, lane] = np.uint32(splice(multiply(a0, b1, True) - multiply(a1, b0, True)))
+    elif operation == DOT:
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            total = ZERO
+            for k in range(3):
+                total += multiply(U64(rows[s1, k, lane]), U64(rows[s2, k, lane]), True)
+            dot = np.uint32(splice(total))
+            for k in range(3):
+                rows[dst, k, lane] = dot
+    elif operation == DIV:
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            a0, a1, a2 = U64(rows[s1, 0, lane]), U64(rows[s1, 1, lane]), U64(rows[s1, 2, lane])
+            b0, b1, b2 = U64(rows[s2, 0, lane]), U64(rows[s2, 1, lane]), U64(rows[s2, 2, lane])
+            # Rows from DOT hold one value thrice: divide once where the lanes repeat.
+            x = divide(a0, b0)
+            y = x if a1 == a0 and b1 == b0 else divide(a1, b1)
+            z = y if a2 == a1 and b2 == b1 else divide(a2, b2)
+            rows[dst, 0, lane] = np.uint32(x)
+            rows[dst, 1, lane] = np.uint32(y)
+            rows[dst, 2, lane] = np.uint32(z)
+    else:
+        has_immediate = step[HAS_IMMEDIATE] != 0
+        immediate = U64(step[IMMEDIATE])
+        for j in range(group_size):
+            lane = chosen[group[j]]
+            if has_immediate:  # type II: A = (IMM, 0, 0)
+                a0, a1, a2 = immediate, ZERO, ZERO
+            else:
+                a0, a1, a2 = U64(rows[s1, 0, lane]), U64(rows[s1, 1, lane]), U64(rows[s1, 2, lane])
+            b0, b1, b2 = U64(rows[s2, 0, lane]), U64(rows[s2, 1, lane]), U64(rows[s2, 2, lane])
+            r0, r1, r2 = alu(operation, a0, a1, a2, b0, b1, b2)
+            rows[dst, 0, lane] = np.uint32(r0)
+            rows[dst, 1, lane] = np.uint32(r1)
+            rows[dst, 2, lane] = np.uint32(r2)
+
+
+@jit
+def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
+    """``Core.call`` on lanes ``chosen`` (register-file columns); (status, where) — see the module doc.
+
+    ``group`` holds the positions (in ``chosen``) of the lanes that run the next instruction.
+    While converged it is every live lane and ``pc`` their program counter; once a jump
+    divides them, ``pcs`` holds each lane's and ``live_lanes`` the lanes not yet returned.
+    """
+    count = chosen.shape[0]
+    pcs = np.empty(count, dtype=np.int64)
+    live_lanes = np.arange(count)
+    group = np.arange(count)
+    group_size = count
+    live = count
+    converged = True
+    pc = np.int64(entry)
+    for _ in range(budget):
+        if not converged:
+            pc = NO_PC
+            for j in range(live):
+                if pcs[live_lanes[j]] < pc:
+                    pc = pcs[live_lanes[j]]
+            group_size = 0
+            for j in range(live):
+                if pcs[live_lanes[j]] == pc:
+                    group[group_size] = live_lanes[j]
+                    group_size += 1
+        if pc < 0 or pc >= index_of.shape[0] or index_of[pc] < 0:
+            return NO_CODE, pc
+        index = index_of[pc]
+        step = table[index]
+        for j in range(group_size):
+            executed[chosen[group[j]]] += 1
+        kind = step[KIND]
+        next_pc = pc + 1
+        if kind == simt.ALU:
+            if step[STORES]:  # a dropped write has no other effect: skip the arithmetic
+                run_alu(step, rows, chosen, group, group_size)
+        elif kind == simt.JUMP:
+            lane_index = step[JUMP_LANE]
+            test = step[JUMP_TEST]
+            s1 = step[S1]
+            s2 = step[S2]
+            target = step[TARGET]
+            taken_count = 0
+            for j in range(group_size):
+                lane = chosen[group[j]]
+                if compare(test, U64(rows[s1, lane_index, lane]), U64(rows[s2, lane_index, lane])):
+                    pcs[group[j]] = target
+                    taken_count += 1
+                else:
+                    pcs[group[j]] = next_pc
+            if converged and (taken_count == 0 or taken_count == group_size):
+                if taken_count:
+                    next_pc = target
+            else:
+                converged = False
+                continue
+        elif kind == simt.GOTO:
+            next_pc = step[TARGET]
+        elif kind == simt.RETURN:
+            if step[STORES]:
+                value = np.uint32(step[IMMEDIATE])
+                for j in range(group_size):
+                    lane = chosen[group[j]]
+                    rows[step[DST], 0, lane] = value
+                    rows[step[DST], 1, lane] = value
+                    rows[step[DST], 2, lane] = value
+            result = step[RETURNS_TRUE] != 0
+            for j in range(group_size):
+                returned[group[j]] = result
+            if converged:
+                return FINISHED, 0
+            for j in range(group_size):
+                pcs[group[j]] = NO_PC
+            kept = 0
+            for j in range(live):
+                if pcs[live_lanes[j]] != NO_PC:
+                    live_lanes[kept] = live_lanes[j]
+                    kept += 1
+            live = kept
+            if live == 0:
+                return FINISHED, 0
+            continue
+        elif kind != simt.NOTHING:
+            return FAULTED, index
+        if converged:
+            pc = next_pc
+        else:
+            for j in range(group_size):
+                pcs[group[j]] = next_pc
+            if group_size == live:  # every live lane is here: run converged again
+                converged = True
+                pc = next_pc
+    return OUT_OF_BUDGET, 0
