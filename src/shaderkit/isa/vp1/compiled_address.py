@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import datastore, semantics_address as address, state as state_module
+from . import datastore, semantics_address as address
 
 ADDRESS_COMPILED = frozenset(range(0xC0, 0xE0)) - {0xC3, 0xC7, 0xCE, 0xCF, 0xDB}
 
@@ -37,7 +37,6 @@ def build(njit, rules):
     (``bvecmad``/``bvecmadsel``), as ``machine.share_read_ports`` says, each -1 if none."""
     from .compiled_s2v import jit_rule
     from .machine import R_STORES
-    from .semantics_scalar import bitop as scalar_bitop
 
     sext, mangled_index, bilinear_pair = rules.sext, rules.mangled_index, rules.bilinear_pair
     offset = jit_rule(njit, datastore.offset)
@@ -49,8 +48,8 @@ def build(njit, rules):
     address_add = jit_rule(njit, address.address_add)
     short_flag = jit_rule(njit, address.short_flag)
     long_flags = jit_rule(njit, address.long_flags)
-    bitop = jit_rule(njit, scalar_bitop)
-    quad_register = jit_rule(njit, state_module.quad_register)
+    bitop = rules.bitop
+    quad_register = rules.quad_register
     SHORT, LONG = address.SHORT_FLAG, address.LONG_FLAGS
     M32 = 0xFFFFFFFF
     r_stores = np.zeros(256, dtype=np.int64)

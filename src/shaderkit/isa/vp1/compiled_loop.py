@@ -12,11 +12,12 @@ cached). The units are not cached on their own; only :func:`run` is called from 
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+from numba.core import types
+from numba.core.registry import CPUDispatcher
 
 from ...core.jit import jit
-from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_scalar, semantics_vector
+from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_vector
 from . import state as state_module
 from .compiled import NONE, VECTOR_READS_S2V
 from .compiled_address import (AA_INDEX, AA_VALUE, AC_BITS, AC_INDEX, AC_MASK, AR_INDEX, AR_VALUE, AV_INDEX, AVX,
@@ -26,7 +27,26 @@ from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALU
                               OTHER_M, OTHER_MI, OTHER_SR, OTHER_UC, OTHER_VALUE, OTHER_X, PORT_V, R_INDEX, R_VALUE,
                               RM_INDEX, RM_VALUE, SLOTS, V_INDEX, V_VALUE, V_WORD)
 
-njit = numba.njit  # the units: compiled into run (and cached with it), never called on their own
+
+
+class _UnitDispatcher(CPUDispatcher):
+    """A unit's dispatcher, compiled once per argument *types*: Numba would compile a rule
+    called with a constant (``sext(x, 28)``, ``readout_shift(False, True, rs)``) once per
+    constant value, 44 extra compilations of the loop's first call. The constant still folds
+    where LLVM inlines the unit into :func:`run`."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(arg) for arg in args),
+                                         {name: types.unliteral(arg) for name, arg in kws.items()})
+
+
+def njit(cache=False):
+    """``numba.njit(cache=False)`` for the units (:class:`_UnitDispatcher`): compiled into
+    :func:`run`, and cached with it, never called on their own."""
+    def compile_one(function):
+        return _UnitDispatcher(py_func=function, locals={}, targetoptions={"nopython": True, "boundscheck": None})
+    return compile_one
+
 
 M32 = 0xFFFFFFFF
 C_ZERO, C_ONE = state_module.C_ALWAYS_ZERO, state_module.C_ALWAYS_ONE  # $c bits that read as 0 / 1
@@ -47,7 +67,7 @@ add9_raw = compiled_s2v.jit_rule(njit, semantics_vector.add9_raw, sext=rules.sex
 clip_component = compiled_s2v.jit_rule(njit, semantics_vector.clip_component, sext8=rules.sext8)
 minabs_component = compiled_s2v.jit_rule(njit, semantics_vector.minabs_component, sext8=rules.sext8)
 cmpad_flags = compiled_s2v.jit_rule(njit, semantics_vector.cmpad_flags)
-bitop = compiled_s2v.jit_rule(njit, semantics_scalar.bitop)
+bitop = rules.bitop
 selection_mask, mangled_index = rules.selection_mask, rules.mangled_index
 swizzle_source = compiled_s2v.jit_rule(njit, semantics_vector.swizzle_source)
 clipping_component = compiled_s2v.jit_rule(njit, semantics_vector.clipping_component, sext8=rules.sext8,
@@ -59,7 +79,7 @@ clip_rules = {semantics_vector.vmin: semantics_vector.CLIP_MIN, semantics_vector
 for index, function in enumerate(semantics_vector.VECTOR_OPS):
     clip_kind[0x80 + index] = clip_rules.get(function, -1)
 accumulate_one = compiled_s2v.jit_rule(njit, semantics_vector.accumulate_one, sext=rules.sext)
-quad_register = njit(cache=False)(state_module.quad_register)
+quad_register = rules.quad_register
 reads_s2v = np.zeros(256, dtype=np.int64)
 reads_s2v[list(VECTOR_READS_S2V)] = 1
 scalar_unit = compiled_scalar.build(njit, rules)
@@ -142,12 +162,12 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
             zeros = 0
             if op == 0x90:  # vlrp: acc = V[SRC1|1] << rs + (V1 - V[SRC1|1])·V2; unsigned fract high byte
                 rs = readout_shift(False, True, sext(vw >> 5, 3))
-                constant = mad_rounding(rs, False, vw >> 8 & 1, uccfg_down)
+                constant = mad_rounding(rs, 0, vw >> 8 & 1, uccfg_down)
                 src2, partner = vw >> 9 & 31, src1 | 1
                 for i in range(16):
                     acc = accumulate_one(v[partner, i] << rs, (v[src1, i] - v[partner, i]) * v[src2, i], False,
                                          constant)
-                    vector_result[i] = read_out(acc, rs, True, False)
+                    vector_result[i] = read_out(acc, rs, 1, 0)
             elif reads_s2v[op] and op < 0xB3:
                 # vmad2 (84 85 95): acc = in(V2) << rs + V1·f1 + V[SRC1|1]·f2; vmac2 (86 87 96 97
                 # a6 a7): acc = $va + V1·f1 + W·f2, W = V3 for 96 a6 a7 (semantics_vector).
@@ -181,15 +201,15 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
                 if op == 0xB3:  # vlrp2: fract inputs of SIGNS (bit 9), start q0 ^ LRP2X, rounding full rs
                     unsigned_out, low = 1 - (vw >> 12 & 1), 0
                     rs = readout_shift(False, unsigned_out == 1, sext(vw >> 5, 3))
-                    constant = mad_rounding(rs, False, vw >> 8 & 1, uccfg_down)
+                    constant = mad_rounding(rs, 0, vw >> 8 & 1, uccfg_down)
                 elif op <= 0xB5:  # vlrp4a, vlrpf: unsigned, low byte, $va only
                     unsigned_out, low = 1, 1
                     rs = readout_shift(False, True, sext(vw >> 5, 3))
-                    constant = mad_rounding(rs, True, vw >> 8 & 1, uccfg_down)
+                    constant = mad_rounding(rs, 1, vw >> 8 & 1, uccfg_down)
                 else:  # vlrp4b: ALTSHIFT, ALTRND; b6 unsigned, b7 signed
                     unsigned_out, low = 1 - (op & 1), 0
                     rs = readout_shift(False, unsigned_out == 1, sext(vw >> 11, 3))
-                    constant = mad_rounding(rs, False, vw >> 9 & 1, uccfg_down)
+                    constant = mad_rounding(rs, 0, vw >> 9 & 1, uccfg_down)
                     slct = vw >> 5 & 15
                     if slct != 4:
                         q0 = q1 = src1 ^ (c[vw >> 3 & 3] >> slct & 1)

@@ -97,6 +97,9 @@ def build(njit):
     rules.bmul_rounds = bmul_rounds
     rules.sext8, rules.byte, rules.clip, rules.mangled_index = sext8, byte, clip, mangled_index
     rules.vc_mask, rules.bilinear_pair, rules.selection_mask = vc_mask, bilinear_pair, selection_mask
+    # shared by the units, so that each is compiled once
+    rules.bitop = jit_rule(njit, scalar.bitop)
+    rules.quad_register = jit_rule(njit, state_module.quad_register)
     kinds = FACTOR_KINDS
 
     @njit(cache=False)

@@ -84,7 +84,7 @@ def build(njit, rules):
     shift32 = jit_rule(njit, scalar.shift32, sext=sext)
     arithmetic_value = jit_rule(njit, scalar.arithmetic_value, sext=sext, shift32=shift32, full_flags=full_flags)
     logic_value = jit_rule(njit, scalar.logic_value)
-    bitop = jit_rule(njit, scalar.bitop)
+    bitop = rules.bitop
     replicate = jit_rule(njit, scalar.replicate)
     shift_byte = jit_rule(njit, scalar.shift_byte, sext=sext)
     clip_byte = jit_rule(njit, scalar.clip_byte, clip=clip)
