@@ -40,6 +40,30 @@ MOVLT R0 R3
 OR R0 R1
 """
 
+# A program whose state runs on from run to run and line to line (R1 and R2 are read before
+# they are written), with long chains of conditional ALU ops, flag changes and ROM reads:
+# no two lines start alike, so the exact model's line kernel runs every line.
+DEPENDENT_PROGRAM = """
+ADD R1 R0
+COMP R1 R2
+ADDGT R2 R1
+SUBLT R2 RX
+XOR R0 R2
+FH R3
+ADDEQ R0 R3
+SIN R1 R1
+COMP R0 R3
+RAMPLT R0 R1
+SAWGT R0 R2
+ADD R2 RR
+TT R3
+XOREQ R0 R3
+SR R1 #1
+ADD R1 R2
+COMP R2 R1
+MOVGT R0 R1
+"""
+
 
 def naive_pixel(operations, x: int, y: int, rt: int) -> int:
     """One pixel, interpreted slot by slot (the baseline)."""

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from shaderkit.core.diagnostics import InputError
+from shaderkit.core.jit import jit
 
 from .opcodes import REVISIONS, hardware_mnemonic
 from .semantics import ROM_MNEMONICS, TARGET, Flag, Target, lfsr_step, result_tables
@@ -59,6 +59,8 @@ CLOCKS_PER_LINE = 2 * LINE_PIXELS
 CLOCKS_PER_FRAME = CLOCKS_PER_LINE * FRAME_LINES  # 840 000
 RESET_DIVISOR = 5
 ROM_ROWS = 48
+# Requests shorter than this run on the clock model even when the line kernel is on.
+LINE_KERNEL_MIN_CLOCKS = CLOCKS_PER_FRAME
 
 
 def _word(op: int, a: int = 0, b: int = 0, imm: int = 0, cond: int = 3) -> int:
@@ -157,29 +159,78 @@ def decode_slot(word: int, rev: str) -> np.ndarray:
     return row
 
 
-def _compiled(function):
-    """``function`` compiled by Numba, cached on disk where Numba finds a writable place.
+# --- the control rules (7.2 rules 2-9), shared by the clock model and the line kernel -----
+# What a clock does to RX and RR besides the ALU write (rules 4 and 7).
+RX_KEEP, RX_STEP, RX_CLEAR = 0, 1, 2
+RR_KEEP, RR_STEP, RR_RESEED = 0, 1, 2
 
-    Numba caches beside the package (``__pycache__``), in ``$NUMBA_CACHE_DIR`` or in the
-    user's cache directory; when none is writable (an installed package run by a user
-    without a writable home) ``cache=True`` raises at import. The kernel is then compiled
-    in memory on each run (a few seconds more), never cached in a shared temporary
-    directory, where another user could plant the pickled code it would load.
+
+@jit(inline="always")
+def control_step(pc, ir, dr, run, px, py, strobe):
+    """One clock of everything that does not depend on data: which row executes, which
+    hardware updates happen, and the control state after the clock.
+
+    Returns ``(executes_row, rx_rule, ry_tick, rt_tick, rr_rule, sample, pc, ir, dr, run,
+    px, py, strobe)``: ``executes_row`` is the decode register (rule 1), ``ry_tick`` says
+    the 0-9 line counter steps (rule 5), ``rt_tick`` that the time counter steps (rule 6),
+    ``sample`` that the counters read a visible pixel after the clock (7.2 sampling), and
+    the rest is the state after the clock (rules 2, 3, 8, 9). This one definition drives
+    :func:`_run_clocks` and is what :mod:`.line_kernel` runs, in Python, to lay out the
+    clocks of a steady line.
     """
-    try:
-        return numba.njit(cache=True, nogil=True)(function)
-    except RuntimeError as error:
-        if "cannot cache" not in str(error):
-            raise
-        return numba.njit(nogil=True)(function)
+    executes_row = dr
+    # Rule 4: RX counts runs; it is held at 0 while the CPU idles.
+    if run != 0:
+        rx_rule = RX_STEP if pc == 19 else RX_KEEP
+    else:
+        rx_rule = RX_CLEAR
+    # Rule 5: the 0-9 line counter steps at PixelX 780 of visible lines.
+    ry_tick = run == 0 and px == 780 and strobe == 1 and py < VISIBLE_HEIGHT
+    # Rule 6 (5.2): true on both clocks of PixelX 0 of line 524 -> two steps per frame.
+    rt_tick = px == 0 and py == FRAME_LINES - 1
+    # Rule 7 (5.3): the end of a run steps RR; the pre-roll run re-seeds it.
+    if pc == 19:
+        rr_rule = RR_RESEED if px > VISIBLE_WIDTH else RR_STEP
+    else:
+        rr_rule = RR_KEEP
+    # Rule 8: two-stage pipeline; the slot read now executes two clocks later.
+    next_dr = ir
+    next_ir = pc
+    # Rule 3: PC (uses the old run flag); rule 2: run flag from the old PixelX.
+    if run != 0:
+        next_pc = 0 if pc == 19 else pc + 1
+    else:
+        next_pc = 0
+    next_run = 1 if (px > 788 or px < VISIBLE_WIDTH) else 0
+    # Rule 9: VGA counters; PixelX advances on the clocks where strobe was 1.
+    next_px, next_py = px, py
+    if strobe == 1:
+        next_px = px + 1
+        if next_px == LINE_PIXELS:
+            next_px = 0
+            next_py = py + 1
+            if next_py == FRAME_LINES:
+                next_py = 0
+    next_strobe = strobe ^ 1
+    # Sampling (7.2): after the update the counters read (x, y) with strobe = 1.
+    sample = next_strobe == 1 and next_px < VISIBLE_WIDTH and next_py < VISIBLE_HEIGHT
+    return (executes_row, rx_rule, ry_tick, rt_tick, rr_rule, sample,
+            next_pc, next_ir, next_dr, next_run, next_px, next_py, next_strobe)
 
 
-@_compiled
+@jit(inline="always")
+def ry_step(ry):
+    """Rule 5's row step: RY wraps from 47 to 0, otherwise counts (6-bit)."""
+    return 0 if ry == 47 else (ry + 1) & 63
+
+
+@jit
 def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
-    """Perform ``clocks`` state updates (spec 7.2 rules 1–9), sampling pixels into ``frame``.
+    """Perform ``clocks`` state updates (spec 7.2 rules 1-9), sampling pixels into ``frame``.
 
     ``state`` (S_*), ``values`` (registers, flag, ODR, constants) and ``program``
     (prepared rows) are updated in place; all other state lives in locals meanwhile.
+    The control rules are :func:`control_step`; this loop applies their data effects.
     """
     pc = state[S_PC]
     ir = state[S_IR]
@@ -194,6 +245,8 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
     rom_out_of_range = state[S_ROM_OUT_OF_RANGE]
 
     for _ in range(clocks):
+        (row, rx_rule, ry_tick, rt_tick, rr_rule, sample,
+         pc, ir, dr, run, px, py, strobe) = control_step(pc, ir, dr, run, px, py, strobe)
         # Every right-hand side below uses the values before the clock (7.2).
         old_rx = values[REG_RX]
         old_ry = values[REG_RY]
@@ -201,66 +254,39 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
         old_rr = values[REG_RR]
 
         # Rule 1: execute the decode register if COND = 11 or COND = flag.
-        cond = program[dr, FIELD_COND]
+        cond = program[row, FIELD_COND]
         executes = cond == 3 or cond == values[VALUE_FLAG]
-        result = tables[program[dr, FIELD_TABLE]
-                        + values[program[dr, FIELD_SOURCE1]] * 64
-                        + values[program[dr, FIELD_SOURCE2]]]
+        result = tables[program[row, FIELD_TABLE]
+                        + values[program[row, FIELD_SOURCE1]] * 64
+                        + values[program[row, FIELD_SOURCE2]]]
         if executes:
-            if program[dr, FIELD_ROM] != 0 and old_ry >= ROM_ROWS:
+            if program[row, FIELD_ROM] != 0 and old_ry >= ROM_ROWS:
                 rom_out_of_range += 1  # spec 4.3: outside the 48-row ROM
-            values[program[dr, FIELD_DEST]] = result
+            values[program[row, FIELD_DEST]] = result
 
-        # Rules 4–7 come after the ALU write: a hardware update wins (spec 4.3).
-        # Rule 4: RX counts runs; it is held at 0 while the CPU idles.
-        if run != 0:
-            if pc == 19:
-                values[REG_RX] = (old_rx + 1) & 63
-        else:
+        # Rules 4-7 come after the ALU write: a hardware update wins (spec 4.3).
+        if rx_rule == RX_STEP:
+            values[REG_RX] = (old_rx + 1) & 63
+        elif rx_rule == RX_CLEAR:
             values[REG_RX] = 0
-        # Rule 5: the 0–9 line counter steps at PixelX 780 of visible lines.
-        if run == 0 and px == 780 and strobe == 1 and py < VISIBLE_HEIGHT:
+        if ry_tick:
             if line_counter == 9:
                 line_counter = 0
-                values[REG_RY] = 0 if old_ry == 47 else (old_ry + 1) & 63
+                values[REG_RY] = ry_step(old_ry)
             else:
                 line_counter += 1
-        # Rule 6 (5.2): true on both clocks of PixelX 0 of line 524 → two steps per frame.
-        if px == 0 and py == FRAME_LINES - 1:
+        if rt_tick:
             if time_counter == divisor:
                 time_counter = 0
                 values[REG_RT] = (old_rt + 1) & 63
             else:
                 time_counter = (time_counter + 1) & 63
-        # Rule 7 (5.3): the end of a run steps RR; the pre-roll run re-seeds it.
-        if pc == 19:
-            if px > VISIBLE_WIDTH:
-                values[REG_RR] = lfsr_step_table[(old_ry + 1) & 63]
-            else:
-                values[REG_RR] = lfsr_step_table[old_rr]
+        if rr_rule == RR_RESEED:
+            values[REG_RR] = lfsr_step_table[(old_ry + 1) & 63]
+        elif rr_rule == RR_STEP:
+            values[REG_RR] = lfsr_step_table[old_rr]
 
-        # Rule 8: two-stage pipeline; the slot read now executes two clocks later.
-        dr = ir
-        ir = pc
-        # Rule 3: PC (uses the old run flag); rule 2: run flag from the old PixelX.
-        if run != 0:
-            pc = 0 if pc == 19 else pc + 1
-        else:
-            pc = 0
-        run = 1 if (px > 788 or px < VISIBLE_WIDTH) else 0
-
-        # Rule 9: VGA counters; PixelX advances on the clocks where strobe was 1.
-        if strobe == 1:
-            px += 1
-            if px == LINE_PIXELS:
-                px = 0
-                py += 1
-                if py == FRAME_LINES:
-                    py = 0
-        strobe ^= 1
-
-        # Sampling (7.2): after the update the counters read (x, y) with strobe = 1.
-        if strobe == 1 and px < VISIBLE_WIDTH and py < VISIBLE_HEIGHT:
+        if sample:
             frame[py, px] = values[VALUE_ODR]
 
     state[S_PC] = pc
@@ -306,7 +332,7 @@ class ExactMachine:
     has the constant 5).
     """
 
-    def __init__(self, image, rev: str = "B", divisor: int = RESET_DIVISOR):
+    def __init__(self, image, rev: str = "B", divisor: int = RESET_DIVISOR, line_kernel: bool = False):
         self.rev = _check_revision(rev)
         if self.rev == "A" and divisor != RESET_DIVISOR:
             raise InputError("rev A has a fixed time divisor of 5")
@@ -329,6 +355,11 @@ class ExactMachine:
         self._state[S_DIVISOR] = _check_divisor(divisor)
         self._frame = np.zeros((VISIBLE_HEIGHT, VISIBLE_WIDTH), dtype=np.uint8)
         self.clock = 0  # state updates performed since reset (update n is the n-th)
+        # The compiled steady-line path (:mod:`.line_kernel`): built for the current program
+        # on the first request of at least line_kernel_min_clocks, dropped by write_slot.
+        self.uses_line_kernel = line_kernel
+        self.line_kernel_min_clocks = LINE_KERNEL_MIN_CLOCKS
+        self._line_kernel = None
 
     # --- observation ---------------------------------------------------------------------
     @property
@@ -380,8 +411,24 @@ class ExactMachine:
         """Perform ``clocks`` state updates; pixels they pass are kept for :meth:`run_frame`."""
         if clocks < 0:
             raise ValueError("cannot run a negative number of clocks")
-        _run_clocks(clocks, self._state, self._values, self._program, _TABLES, _LFSR_STEP, self._frame)
+        if self.uses_line_kernel and clocks >= self.line_kernel_min_clocks:
+            self.line_kernel().run_clocks(clocks, self._state, self._values, self._program, _TABLES, _LFSR_STEP,
+                                          self._frame)
+        else:
+            _run_clocks(clocks, self._state, self._values, self._program, _TABLES, _LFSR_STEP, self._frame)
         self.clock += clocks
+
+    def use_line_kernel(self, enabled: bool = True) -> None:
+        """Run requests of at least :attr:`line_kernel_min_clocks` on the compiled steady-line
+        path (same results; it pays on long runs, and costs a compile per program)."""
+        self.uses_line_kernel = enabled
+
+    def line_kernel(self):
+        """The compiled steady-line kernel of the current program (built now if needed)."""
+        if self._line_kernel is None:
+            from .line_kernel import kernel_for  # imported late: it imports this module
+            self._line_kernel = kernel_for(self._program[:SLOT_COUNT])
+        return self._line_kernel
 
     def run_until(self, update: int) -> None:
         """Run until update number ``update`` has been performed (no-op if already past)."""
@@ -424,6 +471,7 @@ class ExactMachine:
         if slot >= WRITABLE_SLOTS:
             return
         self._keep_in_flight_copy(slot)
+        self._line_kernel = None  # generated for the old program
         self._words[slot] = word
         self._row_words[slot] = word
         self._program[slot] = decode_slot(word, self.rev)
