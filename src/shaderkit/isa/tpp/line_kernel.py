@@ -125,6 +125,53 @@ def _operand(index: int) -> str:
     return str(index - VALUE_CONSTANTS)
 
 
+# Arithmetic that may stand in for a result table: a look-up is a load on the critical
+# path of every dependency chain, an add or a mask is one cycle. Each form is used only for
+# the tables it reproduces on all 64 x 64 inputs (checked in :func:`table_forms`), so the
+# semantics stay those of :func:`.semantics.result_tables`.
+ARITHMETIC_FORMS = (
+    "{b}",
+    "({a} + {b}) & 63",
+    "({a} - {b}) & 63",
+    "{a} & {b}",
+    "{a} | {b}",
+    "{a} ^ {b}",
+    "63 ^ ({a} & {b})",
+    "63 ^ ({a} | {b})",
+    "({a} << {b}) & 63",
+    "{a} >> {b}",
+    "({a} > {b}) + 2 * ({a} < {b})",
+)
+
+
+@functools.cache
+def table_forms() -> dict[int, str]:
+    """Table offset (as in FIELD_TABLE) → the arithmetic form that computes that table."""
+    first, second = np.meshgrid(np.arange(64, dtype=np.int64), np.arange(64, dtype=np.int64), indexing="ij")
+    forms = {}
+    for index, name in enumerate(exact.TABLE_NAMES):
+        table = exact.result_tables()[name].astype(np.int64)
+        for form in ARITHMETIC_FORMS:
+            values = eval(form.format(a="first", b="second"), {"first": first, "second": second})  # noqa: S307
+            if np.array_equal(np.broadcast_to(values, table.shape), table):
+                forms[index * 4096] = form
+                break
+    return forms
+
+
+def _result_expression(fields) -> str:
+    table = int(fields[FIELD_TABLE])
+    first, second = int(fields[FIELD_SOURCE1]), int(fields[FIELD_SOURCE2])
+    form = table_forms().get(table) if not fields[FIELD_ROM] else None
+    if form is not None:
+        return form.format(a=_operand(first), b=_operand(second))
+    if first >= VALUE_CONSTANTS:
+        return f"tables[{table + (first - VALUE_CONSTANTS) * 64} + {_operand(second)}]"
+    if second >= VALUE_CONSTANTS:
+        return f"tables[{table + second - VALUE_CONSTANTS} + {_operand(first)} * 64]"
+    return f"tables[{table} + {_operand(first)} * 64 + {_operand(second)}]"
+
+
 def _clock_lines(clock: Clock, rows: np.ndarray, x: str) -> list[str]:
     """The code of one clock; ``x`` is the expression of the sampled pixel's column.
 
@@ -153,15 +200,7 @@ def _clock_lines(clock: Clock, rows: np.ndarray, x: str) -> list[str]:
     cond = int(fields[FIELD_COND])
     executes = "" if cond == 3 else f"flag == {cond}"
     if dest != VALUE_SINK:
-        table = int(fields[FIELD_TABLE])
-        first, second = int(fields[FIELD_SOURCE1]), int(fields[FIELD_SOURCE2])
-        if first >= VALUE_CONSTANTS:
-            index = f"{table + (first - VALUE_CONSTANTS) * 64} + {_operand(second)}"
-        elif second >= VALUE_CONSTANTS:
-            index = f"{table + second - VALUE_CONSTANTS} + {_operand(first)} * 64"
-        else:
-            index = f"{table} + {_operand(first)} * 64 + {_operand(second)}"
-        lines.append(f"result = tables[{index}]")
+        lines.append(f"result = {_result_expression(fields)}")
         if fields[FIELD_ROM]:
             out_of_range = f"r{REG_RY} >= {ROM_ROWS}"
             lines.append(f"if {out_of_range}{' and ' + executes if executes else ''}:")
