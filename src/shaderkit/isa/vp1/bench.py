@@ -1,27 +1,37 @@
-"""What ``shaderkit bench -m vp1`` measures, all in the same process:
+"""What ``shaderkit bench -m vp1`` measures, all in the same process, in rounds (each work
+timed in turn, round after round: :func:`~shaderkit.core.timing.measure_rounds`), each figure
+the best round and the median one:
 
-* **disassembly**: random words (1,000,000 with the default time budget, fewer with a smaller
-  one) to ``--plain`` text (``WORD<TAB>TEXT<TAB>FLAGS``) by :meth:`Vp1.plain_lines` (the fast
-  path, :mod:`.fast_text`), against the baseline: the description-based path
-  (:func:`~shaderkit.core.disasm.annotated_lines` on envydis's description) over as many words
-  as fit in the time budget. Both produce the same lines (checked on the first words).
+* **disassembly**: random words to ``--plain`` text (``WORD<TAB>TEXT<TAB>FLAGS``) by
+  :meth:`Vp1.plain_lines` (the fast path, :mod:`.fast_text`), :data:`DISASM_BATCH` words a round
+  (each round the next batch of 1,000,000 seeded random words, fewer with a smaller time budget),
+  against the baseline: the description-based path (:func:`~shaderkit.core.disasm.annotated_lines`
+  on envydis's description), :data:`BASELINE_BATCH` words a round. Both produce the same lines
+  (checked on the first words). The fast path memoises what words share, so its rounds after
+  the first run with most pieces already rendered.
 * **emulator**: bundles per second of :meth:`Vp1Machine.run` on :data:`BENCH_PROGRAM`, a loop
   of 256 iterations over address, scalar, vector and branch work (772 bundles per run), run
-  again and again from a fresh machine: the compiled loop (:mod:`.compiled`, every bundle of
-  the program compiled, compiled before the timing) against the interpreter (``Vp1Machine.run``).
+  from a fresh machine each round: the compiled loop (:mod:`.compiled`, every bundle of the
+  program compiled) against the interpreter (``Vp1Machine.run``). The compiled loop's first
+  call (compiling its kernel, or loading it from the disk cache, :mod:`shaderkit.core.jit`) is
+  timed on its own, outside the rounds, on the run that checks it against the interpreter.
 
 Figures: ``disasm_words_per_s``, ``baseline_disasm_words_per_s``, ``disasm_ratio``,
-``bundles_per_s``, ``interpreter_bundles_per_s``, ``emulator_ratio`` and the counts behind them.
+``bundles_per_s``, ``interpreter_bundles_per_s``, ``emulator_ratio`` (from the best rounds) and
+each with ``_median`` (from the median rounds); ``first_call_s`` and ``first_call_state``
+(``"compiled"``, ``"cache"`` or ``"ready"``); ``rounds`` and ``elapsed_s`` of each part; the
+machine's thread counts (:func:`~shaderkit.core.jit.thread_counts`); and the counts behind them.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 from ...core.disasm import annotated_lines
-from . import Vp1
+from ...core.jit import first_call, thread_counts
+from ...core.timing import measure_rounds
+from . import Vp1, compiled
 from . import description as described
 from .machine import Vp1Machine
 
@@ -47,26 +57,43 @@ loop:
 """
 
 DISASM_WORDS = 1_000_000
+DISASM_BATCH = 50_000
+BASELINE_BATCH = 1_000
+MINIMUM_ROUNDS = 3
 TARGET_WORDS_PER_S = 200_000
 TARGET_BUNDLES_PER_S = 1_000_000
 
 
 @dataclass
 class BenchResults:
-    figures: dict[str, float]
+    figures: dict[str, float | str]
 
     def report(self) -> str:
         f = self.figures
         return "\n".join([
-            f"disassembly ({int(f['disasm_words']):,} random words to --plain text):",
-            f"  fast path             {f['disasm_words_per_s']:12,.0f} words/s  (target {TARGET_WORDS_PER_S:,})",
-            f"  description baseline  {f['baseline_disasm_words_per_s']:12,.0f} words/s",
-            f"  fast / baseline       {f['disasm_ratio']:12.1f}x",
-            f"emulator (loop-heavy program, {int(f['program_bundles'])} bundles per run):",
-            f"  emulator              {f['bundles_per_s']:12,.0f} bundles/s  (target {TARGET_BUNDLES_PER_S:,})",
-            f"  interpreter baseline  {f['interpreter_bundles_per_s']:12,.0f} bundles/s",
-            f"  emulator / baseline   {f['emulator_ratio']:12.1f}x",
+            f"disassembly (random words to --plain text, {int(f['disasm_batch_words']):,} a round; "
+            f"{int(f['disasm_rounds'])} rounds in {f['disasm_elapsed_s']:.1f} s):",
+            f"{'':24}{'best':>12} {'median':>12}",
+            f"  fast path             {f['disasm_words_per_s']:12,.0f} {f['disasm_words_per_s_median']:12,.0f} words/s"
+            f"  (target {TARGET_WORDS_PER_S:,})",
+            f"  description baseline  {f['baseline_disasm_words_per_s']:12,.0f} "
+            f"{f['baseline_disasm_words_per_s_median']:12,.0f} words/s",
+            f"  fast / baseline       {f['disasm_ratio']:12.1f} {f['disasm_ratio_median']:12.1f}x",
+            f"emulator (loop-heavy program, {int(f['program_bundles'])} bundles per run; "
+            f"{int(f['emulator_rounds'])} rounds in {f['emulator_elapsed_s']:.1f} s):",
+            f"  emulator              {f['bundles_per_s']:12,.0f} {f['bundles_per_s_median']:12,.0f} bundles/s"
+            f"  (target {TARGET_BUNDLES_PER_S:,})",
+            f"  interpreter baseline  {f['interpreter_bundles_per_s']:12,.0f} "
+            f"{f['interpreter_bundles_per_s_median']:12,.0f} bundles/s",
+            f"  emulator / baseline   {f['emulator_ratio']:12.1f} {f['emulator_ratio_median']:12.1f}x",
+            f"  first call of the compiled loop: {f['first_call_s']:.2f} s ({FIRST_CALL[f['first_call_state']]})",
+            f"machine: {int(f['cpu_count'])} CPUs, {int(f['numba_threads'])} Numba threads, "
+            f"{int(f['llvmpipe_threads'])} llvmpipe threads",
         ])
+
+
+FIRST_CALL = {"compiled": "compiled: no kernel in the cache", "cache": "loaded from the kernel cache",
+              "ready": "already compiled in this process"}
 
 
 def random_words(count: int, seed: int = 13) -> list[int]:
@@ -78,24 +105,14 @@ def _baseline_lines(words: list[int]) -> list[str]:
     return annotated_lines(described.envydis(), words, address=0, unknown_text=described.UNKNOWN_TEXT)
 
 
-def _baseline_rate(words: list[int], seconds: float) -> float:
-    """Words per second of the description path, over as many words as fit in ``seconds``."""
-    done, chunk = 0, 200
-    start = time.perf_counter()
-    while done < len(words) and (done < 1000 or time.perf_counter() - start < seconds):
-        _baseline_lines(words[done:done + chunk])
-        done += chunk
-    return done / (time.perf_counter() - start)
+def _batches(words: list[int], size: int):
+    """A work rendering the next ``size`` words of ``words`` at each call (round), cyclically."""
+    starts = iter(range(0, 1 << 62, size))
 
-
-def _bundle_rate(run, seconds: float) -> tuple[float, int]:
-    """Bundles per second of ``run`` (which returns the bundles it executed), over ``seconds``."""
-    bundles = runs = 0
-    start = time.perf_counter()
-    while runs < 3 or time.perf_counter() - start < seconds:
-        bundles += run()
-        runs += 1
-    return bundles / (time.perf_counter() - start), bundles // runs
+    def next_batch() -> list[int]:
+        start = next(starts) % max(1, len(words) - size + 1)
+        return words[start:start + size]
+    return next_batch
 
 
 def run_benchmark(seconds: float = 2.0) -> BenchResults:
@@ -104,46 +121,34 @@ def run_benchmark(seconds: float = 2.0) -> BenchResults:
     words = random_words(count)
     if isa.plain_lines(words[:2000]) != _baseline_lines(words[:2000]):
         raise AssertionError("VP1 bench: the fast disassembly path disagrees with the description path")
-
-    start = time.perf_counter()
-    isa.plain_lines(words)
-    fast = count / (time.perf_counter() - start)
-    baseline = _baseline_rate(words, seconds)
+    fast_batch, baseline_batch = min(DISASM_BATCH, count), min(BASELINE_BATCH, count)
+    fast_words, baseline_words = _batches(words, fast_batch), _batches(words, baseline_batch)
+    disasm = measure_rounds({"fast": lambda: isa.plain_lines(fast_words()),
+                             "baseline": lambda: _baseline_lines(baseline_words())}, seconds, MINIMUM_ROUNDS)
 
     image = Vp1().assemble(BENCH_PROGRAM, "<bench>").image
-
-    def interpreted() -> int:
-        return Vp1Machine(image).run().bundles
-
-    interpreter, per_run = _bundle_rate(interpreted, seconds)
-    emulator = _emulator_rate(image, seconds)
-    if emulator is None:
-        emulator = interpreter
-
-    return BenchResults({
-        "disasm_words": count, "disasm_words_per_s": fast, "baseline_disasm_words_per_s": baseline,
-        "disasm_ratio": fast / baseline,
-        "program_bundles": per_run, "bundles_per_s": emulator, "interpreter_bundles_per_s": interpreter,
-        "emulator_ratio": emulator / interpreter,
-    })
-
-
-def _emulator_rate(image: list[int], seconds: float) -> float | None:
-    """Bundles per second of the compiled emulator (:func:`.compiled.run_compiled`), compiled
-    outside the timing; None where Numba is missing."""
-    try:
-        from . import compiled
-        compiled.kernel()
-    except ImportError:
-        return None
     reference = Vp1Machine(image)
-    reference.run()
+    per_run = reference.run().bundles
     check = Vp1Machine(image)
-    compiled.run_compiled(check)
+    first_s, first_state = first_call((compiled.kernel(),), lambda: compiled.run_compiled(check))
     if check.dump_state() != reference.dump_state() or check.data_store != reference.data_store:
         raise AssertionError("VP1 bench: the compiled emulator disagrees with the interpreter")
+    emulator = measure_rounds({"interpreter": lambda: Vp1Machine(image).run(),
+                               "compiled": lambda: compiled.run_compiled(Vp1Machine(image))}, seconds, MINIMUM_ROUNDS)
 
-    def run() -> int:
-        return compiled.run_compiled(Vp1Machine(image)).bundles
-
-    return _bundle_rate(run, seconds)[0]
+    figures: dict[str, float | str] = {"disasm_words": float(count), "disasm_batch_words": float(fast_batch),
+                                       "baseline_batch_words": float(baseline_batch),
+                                       "program_bundles": float(per_run)}
+    for suffix, times in (("", disasm.best), ("_median", disasm.median)):
+        fast, baseline = fast_batch / times["fast"], baseline_batch / times["baseline"]
+        figures |= {f"disasm_words_per_s{suffix}": fast, f"baseline_disasm_words_per_s{suffix}": baseline,
+                    f"disasm_ratio{suffix}": fast / baseline}
+    for suffix, times in (("", emulator.best), ("_median", emulator.median)):
+        rate, interpreter = per_run / times["compiled"], per_run / times["interpreter"]
+        figures |= {f"bundles_per_s{suffix}": rate, f"interpreter_bundles_per_s{suffix}": interpreter,
+                    f"emulator_ratio{suffix}": rate / interpreter}
+    figures |= {"disasm_rounds": float(disasm.rounds), "disasm_elapsed_s": disasm.elapsed,
+                "emulator_rounds": float(emulator.rounds), "emulator_elapsed_s": emulator.elapsed,
+                "first_call_s": first_s, "first_call_state": first_state,
+                **{name: float(value) for name, value in thread_counts().items()}}
+    return BenchResults(figures)
