@@ -18,6 +18,9 @@ from shaderkit.isa.usse.machine import UsseMachine, form_name
 
 KEYS = {"decode_words_per_s", "fields_decode_words_per_s", "lane_instructions_per_s",
         "llvmpipe_lane_instructions_per_s", "ratio", "target_ratio"}
+ROUNDED = {"decode_words_per_s", "fields_decode_words_per_s", "lane_instructions_per_s",
+           "llvmpipe_lane_instructions_per_s", "ratio", "emulator_s", "llvmpipe_s"}  # each with a _median
+THREADS = {"cpu_count", "numba_threads", "llvmpipe_threads"}
 
 
 def test_the_bench_program_is_the_p4gvert1_golden_program():
@@ -70,3 +73,16 @@ def test_report_shape():
     assert json.loads(json.dumps(figures, sort_keys=True)) == figures
     text = results.report()
     assert "lane instructions/s" in text and "llvmpipe / emulator" in text and "target: within 3x" in text
+    assert "median" in text and "llvmpipe threads" in text
+
+
+def test_figures_give_the_best_and_the_median_round_and_the_thread_counts():
+    figures = bench.run_benchmark(seconds=0.1, lanes=1_000).figures
+    assert {f"{key}_median" for key in ROUNDED} | THREADS <= set(figures)
+    for key in ("emulator_s", "llvmpipe_s"):  # times: the best round is the shortest
+        assert figures[key] <= figures[f"{key}_median"]
+    for key in ("decode_words_per_s", "fields_decode_words_per_s", "lane_instructions_per_s",
+                "llvmpipe_lane_instructions_per_s"):  # rates: the best round is the fastest
+        assert figures[key] >= figures[f"{key}_median"]
+    assert figures["rounds"] >= 3 and figures["decode_rounds"] >= 3
+    assert all(figures[key] >= 1 and figures[key] == int(figures[key]) for key in THREADS)

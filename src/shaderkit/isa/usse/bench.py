@@ -1,10 +1,13 @@
-"""What ``shaderkit bench -m usse`` measures, all in the same process:
+"""What ``shaderkit bench -m usse`` measures, all in the same process, in rounds (each work
+timed in turn, round after round: :func:`~shaderkit.core.timing.measure_rounds`), each figure
+the best round and the median one:
 
 * **decoding**: random valid instruction words (each form's fixed bits with random free bits,
-  kept when they decode as that form) decoded through the description, each over as many words
-  as fit in half the time budget: :func:`~.description.listing` (what a listing prints, with its
-  text round trip) and :func:`~.description.fields_reading` (the raw fields the emulator and the
-  decompiler use).
+  kept when they decode as that form) decoded through the description, the two alternately for
+  half the time budget, each round the next batch of words: :func:`~.description.listing` (what a
+  listing prints, with its text round trip; :data:`LISTING_BATCH` words a round) and
+  :func:`~.description.fields_reading` (the raw fields the emulator and the decompiler use;
+  :data:`FIELDS_BATCH` words a round).
 * **emulator**: :class:`~.machine.UsseMachine` running the p4gvert1 golden program
   (tests/golden/usse/vectors/p4gvert1.json: secondary and primary program, :data:`BENCH_PRIMARY`)
   over 100,000 vertices with seeded attributes and uniforms like the golden cases'
@@ -16,33 +19,37 @@
   uploaded outside the timing; each timed run draws and reads the o registers back).
 
 Both count lanes × instructions executed (the instructions the emulator runs for one vertex,
-counted once; a repeated instruction counts once) per second; each figure is the best of several
-rounds within the time budget, the two timed alternately. Before timing, the run checks that both
-give the same o registers (bit for bit).
+counted once; a repeated instruction counts once) per second, the two timed alternately for the
+time budget. Before timing, the run checks that both give the same o registers (bit for bit).
 
-Figures: ``decode_words_per_s`` (listing), ``fields_decode_words_per_s``, ``lane_instructions_per_s``
-(emulator), ``llvmpipe_lane_instructions_per_s``, ``ratio`` (llvmpipe / emulator) and
-``target_ratio`` (the issue's target: the emulator within 3x of llvmpipe), with the counts
-behind them.
+Figures (from the best rounds; each with ``_median`` beside it, from the median rounds):
+``decode_words_per_s`` (listing), ``fields_decode_words_per_s``, ``lane_instructions_per_s``
+(emulator), ``llvmpipe_lane_instructions_per_s``, ``ratio`` (llvmpipe / emulator), ``emulator_s``
+and ``llvmpipe_s``; ``target_ratio`` (the issue's target: the emulator within 3x of llvmpipe);
+``rounds``/``elapsed_s`` (emulator and llvmpipe) and ``decode_rounds``/``decode_elapsed_s``; the
+machine's thread counts (:func:`~shaderkit.core.jit.thread_counts`: ``cpu_count``,
+``numba_threads``, ``llvmpipe_threads``); and the counts behind them.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...core.diagnostics import ShaderkitError
 from ...core.model import bit_pattern
-from ...core.timing import best_times
+from ...core.jit import thread_counts
+from ...core.timing import measure_rounds
 from .description import fields_reading, listing
 from .encoding import VEC34_FORMS
 from .machine import UsseMachine, form_name
 
 LANES = 100_000
 DECODE_WORDS = 20_000
+LISTING_BATCH = 20
+FIELDS_BATCH = 500
 TARGET_RATIO = 3.0
 MINIMUM_ROUNDS = 3
 BENCH_SUITE = "p4gvert1"
@@ -56,17 +63,25 @@ class BenchResults:
         f = self.figures
         within = "yes" if f["ratio"] <= f["target_ratio"] else "no"
         return "\n".join([
-            "decoding random valid words:",
-            f"  listing          {f['decode_words_per_s']:14,.0f} words/s ({int(f['listing_decode_words']):,} words)",
-            f"  fields reading   {f['fields_decode_words_per_s']:14,.0f} words/s ({int(f['decode_words']):,} words)",
+            f"decoding random valid words ({int(f['decode_rounds'])} rounds in {f['decode_elapsed_s']:.1f} s):",
+            f"{'':19}{'best':>14} {'median':>14}",
+            f"  listing          {f['decode_words_per_s']:14,.0f} {f['decode_words_per_s_median']:14,.0f} words/s "
+            f"({int(f['listing_decode_words']):,} words)",
+            f"  fields reading   {f['fields_decode_words_per_s']:14,.0f} {f['fields_decode_words_per_s_median']:14,.0f}"
+            f" words/s ({int(f['decode_words']):,} words)",
             f"vertex program {BENCH_SUITE} ({int(f['instructions'])} instructions per vertex) over "
-            f"{int(f['lanes']):,} vertices:",
-            f"  emulator (NumPy lanes)      {f['lane_instructions_per_s']:14,.0f} lane instructions/s "
-            f"({f['emulator_s'] * 1e3:.1f} ms per run)",
-            f"  llvmpipe (decompiled GLSL)  {f['llvmpipe_lane_instructions_per_s']:14,.0f} lane instructions/s "
-            f"({f['llvmpipe_s'] * 1e3:.1f} ms per run)",
-            f"  llvmpipe / emulator         {f['ratio']:14.2f}x  (target: within {f['target_ratio']:g}x: {within})",
-            f"{int(f['rounds'])} rounds in {f['elapsed_s']:.1f} s",
+            f"{int(f['lanes']):,} vertices ({int(f['rounds'])} rounds in {f['elapsed_s']:.1f} s):",
+            f"{'':30}{'best':>14} {'median':>14}",
+            f"  emulator (NumPy lanes)      {f['lane_instructions_per_s']:14,.0f} "
+            f"{f['lane_instructions_per_s_median']:14,.0f} lane instructions/s "
+            f"({f['emulator_s'] * 1e3:.1f} / {f['emulator_s_median'] * 1e3:.1f} ms per run)",
+            f"  llvmpipe (decompiled GLSL)  {f['llvmpipe_lane_instructions_per_s']:14,.0f} "
+            f"{f['llvmpipe_lane_instructions_per_s_median']:14,.0f} lane instructions/s "
+            f"({f['llvmpipe_s'] * 1e3:.1f} / {f['llvmpipe_s_median'] * 1e3:.1f} ms per run)",
+            f"  llvmpipe / emulator         {f['ratio']:14.2f} {f['ratio_median']:14.2f}x  "
+            f"(target: within {f['target_ratio']:g}x: {within})",
+            f"machine: {int(f['cpu_count'])} CPUs, {int(f['numba_threads'])} Numba threads, "
+            f"{int(f['llvmpipe_threads'])} llvmpipe threads",
         ])
 
 
@@ -90,18 +105,18 @@ def random_valid_words(count: int, seed: int = 14) -> list[int]:
     return words
 
 
-def decode_rate(description, words: list[int], seconds: float, minimum: int = 200) -> tuple[float, int]:
-    """Words per second decoded by ``description``, over as many of ``words`` as fit in
-    ``seconds`` (at least ``minimum``); and how many were decoded."""
-    for word in words[:20]:  # the first decodes build the description's tables: not timed
+def decode_batches(description, words: list[int], size: int):
+    """A work decoding the next ``size`` of ``words`` by ``description`` at each call (round),
+    cyclically; the first words are decoded once first (building the description's tables)."""
+    for word in words[:20]:
         description.decode([word & 0xFFFFFFFF, word >> 32])
-    done = 0
-    start = time.perf_counter()
-    while done < len(words) and (done < minimum or time.perf_counter() - start < seconds):
-        for word in words[done:done + 100]:
+    starts = iter(range(0, 1 << 62, size))
+
+    def decode_next() -> None:
+        start = next(starts) % max(1, len(words) - size + 1)
+        for word in words[start:start + size]:
             description.decode([word & 0xFFFFFFFF, word >> 32])
-        done = min(done + 100, len(words))
-    return done / (time.perf_counter() - start), done
+    return decode_next
 
 
 # The p4gvert1 golden program (tests/golden/usse/vectors/p4gvert1.json; test_usse_bench checks
@@ -165,8 +180,10 @@ def run_benchmark(seconds: float = 2.0, lanes: int = LANES) -> BenchResults:
     from .glsl import decompile
 
     words = random_valid_words(DECODE_WORDS if seconds >= 2.0 else max(2_000, int(DECODE_WORDS * seconds / 2.0)))
-    listing_rate, listed = decode_rate(listing(), words, seconds / 2)
-    fields_rate, count = decode_rate(fields_reading(), words, seconds / 2)
+    listing_batch, fields_batch = min(LISTING_BATCH, len(words)), min(FIELDS_BATCH, len(words))
+    decoding = measure_rounds({"listing": decode_batches(listing(), words, listing_batch),
+                               "fields": decode_batches(fields_reading(), words, fields_batch)},
+                              seconds / 2, MINIMUM_ROUNDS)
 
     primary, secondary = BENCH_PRIMARY, BENCH_SECONDARY
     pa, sa = bench_inputs(lanes)
@@ -180,24 +197,31 @@ def run_benchmark(seconds: float = 2.0, lanes: int = LANES) -> BenchResults:
         if expected.shape != got.shape or not np.array_equal(expected, got):
             differ = int(np.count_nonzero(expected != got)) if expected.shape == got.shape else -1
             raise ShaderkitError(f"bench: the emulator and llvmpipe disagree ({differ} registers differ)")
-        best, rounds, elapsed = best_times({"emulator": emulate, "llvmpipe": gl_run.run}, seconds, MINIMUM_ROUNDS)
+        measured = measure_rounds({"emulator": emulate, "llvmpipe": gl_run.run}, seconds, MINIMUM_ROUNDS)
     finally:
         gl_run.release()
     work = lanes * instructions
-    emulator_rate, llvmpipe_rate = work / best["emulator"], work / best["llvmpipe"]
-    return BenchResults({
-        "decode_words": float(count),
-        "listing_decode_words": float(listed),
-        "decode_words_per_s": listing_rate,
-        "fields_decode_words_per_s": fields_rate,
+    figures = {
+        "decode_words": float(decoding.rounds * fields_batch),
+        "listing_decode_words": float(decoding.rounds * listing_batch),
         "lanes": float(lanes),
         "instructions": float(instructions),
-        "emulator_s": best["emulator"],
-        "llvmpipe_s": best["llvmpipe"],
-        "lane_instructions_per_s": emulator_rate,
-        "llvmpipe_lane_instructions_per_s": llvmpipe_rate,
-        "ratio": llvmpipe_rate / emulator_rate,
         "target_ratio": TARGET_RATIO,
-        "rounds": float(rounds),
-        "elapsed_s": elapsed,
-    })
+        "rounds": float(measured.rounds),
+        "elapsed_s": measured.elapsed,
+        "decode_rounds": float(decoding.rounds),
+        "decode_elapsed_s": decoding.elapsed,
+        **{name: float(count) for name, count in thread_counts().items()},
+    }
+    for suffix, decoded, timed in (("", decoding.best, measured.best), ("_median", decoding.median, measured.median)):
+        emulator_rate, llvmpipe_rate = work / timed["emulator"], work / timed["llvmpipe"]
+        figures |= {
+            f"decode_words_per_s{suffix}": listing_batch / decoded["listing"],
+            f"fields_decode_words_per_s{suffix}": fields_batch / decoded["fields"],
+            f"emulator_s{suffix}": timed["emulator"],
+            f"llvmpipe_s{suffix}": timed["llvmpipe"],
+            f"lane_instructions_per_s{suffix}": emulator_rate,
+            f"llvmpipe_lane_instructions_per_s{suffix}": llvmpipe_rate,
+            f"ratio{suffix}": llvmpipe_rate / emulator_rate,
+        }
+    return BenchResults(figures)
