@@ -76,6 +76,11 @@ FULLSCREEN_W = 1.0
 DEPTH_REGISTER = 1  # R1.z
 MRT_REGISTERS = (2, 3, 4)  # R2..R4; fp16 exports use H4, H6, H8 (the same storage)
 IDENTITY = (0, 1, 2, 3)
+# Runs of at least this many lane-instructions (and lanes) use the compiled path by default
+# (fragment_compiled): below it, compiling a program (about a second, once; then cached on
+# disk) costs more than interpreting it.
+COMPILED_WORK = 1 << 26
+COMPILED_MINIMUM_LANES = 1 << 12
 UNBOUND_TEXEL = np.array([[0.0], [0.0], [0.0], [1.0]], dtype=F32)
 
 Step = Callable[["_State"], int]
@@ -156,26 +161,37 @@ def run_fragment_program(program: Program, inputs: Mapping[str, np.ndarray], *,
                          grid: tuple[int, int] | None = None,
                          textures: Mapping[int, Texture] = {},
                          output_from_h0: bool = False,
-                         budget: RunBudget | int | None = None) -> FragmentResult:
+                         budget: RunBudget | int | None = None,
+                         compiled: bool | None = None) -> FragmentResult:
     """Run ``program`` once per lane. ``grid`` = (height, width) lays the lanes out row-major
     (needed by DDX/DDY); ``budget`` bounds the work (:mod:`.budget`: a :class:`RunBudget`, a
-    number of lane-instructions, or None for the default limits)."""
+    number of lane-instructions, or None for the default limits); ``compiled`` chooses the
+    compiled path (:meth:`FragmentMachine.run`)."""
     return FragmentMachine(program).run(inputs, grid=grid, textures=textures,
-                                        output_from_h0=output_from_h0, budget=budget)
+                                        output_from_h0=output_from_h0, budget=budget, compiled=compiled)
 
 
 def run_fullscreen(program: Program, width: int, height: int,
                    overrides: Mapping[str, tuple[float, float, float, float]] = {}, *,
                    textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
-                   budget: RunBudget | int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   budget: RunBudget | int | None = None,
+                   compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Run ``program`` over a full-screen quad (:func:`fullscreen_inputs`): the colour image
     as :func:`fragment_image` gives it, and the killed pixels ``(height, width)``.
 
-    Runs band by band (even rows each, so DDX/DDY quads stay whole): memory follows a band of
-    about a million pixels, not the picture, and the result is the same as in one run.
+    ``compiled`` as for :meth:`FragmentMachine.run`; compiled, the inputs are computed per pixel
+    and the colour written straight into the image. Interpreted, it runs band by band (even rows
+    each, so DDX/DDY quads stay whole): memory follows a band of about a million pixels, not the
+    picture, and the result is the same as in one run.
     """
     machine = FragmentMachine(program)
     budget = as_budget(budget)
+    if machine.wants_compiled(width * height, compiled):
+        from .fragment_compiled import run_image
+        done = run_image(machine, width, height, overrides, textures=textures, output_from_h0=output_from_h0,
+                         budget=budget)
+        if done is not None:
+            return done
     image = np.empty((height, width, 4), dtype=F32)
     killed = np.empty((height, width), dtype=bool)
     for rows in row_bands(width, height):
@@ -699,9 +715,36 @@ class FragmentMachine:
 
     # -- running --
 
+    def wants_compiled(self, lanes: int, compiled: bool | None) -> bool:
+        """Whether a run over ``lanes`` should try the compiled path: ``compiled`` if given, else
+        when the work is large enough to repay compiling (:data:`COMPILED_WORK`)."""
+        if compiled is not None:
+            return compiled
+        return lanes >= COMPILED_MINIMUM_LANES and lanes * len(self.steps) >= COMPILED_WORK
+
     def run(self, inputs: Mapping[str, np.ndarray], *, grid: tuple[int, int] | None = None,
             textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
-            budget: RunBudget | int | None = None) -> FragmentResult:
+            budget: RunBudget | int | None = None, compiled: bool | None = None) -> FragmentResult:
+        """Run the program once per lane (see :func:`run_fragment_program`).
+
+        ``compiled``: True runs the generated kernels of :mod:`.fragment_compiled` where they
+        cover the program (else this interpreter, transparently), False always interprets, None
+        (default) compiles when the run is big enough to repay it (:meth:`wants_compiled`).
+        Both give the same bits (tests/isa/rsx/test_rsx_fragment_compiled.py).
+        """
+        if self.wants_compiled(_lane_count(inputs, grid), compiled):
+            from .fragment_compiled import run_lanes
+            budget = as_budget(budget)
+            result = run_lanes(self, inputs, grid=grid, textures=textures, output_from_h0=output_from_h0,
+                               budget=budget)
+            if result is not None:
+                return result
+        return self.interpret(inputs, grid=grid, textures=textures, output_from_h0=output_from_h0, budget=budget)
+
+    def interpret(self, inputs: Mapping[str, np.ndarray], *, grid: tuple[int, int] | None = None,
+                  textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
+                  budget: RunBudget | int | None = None) -> FragmentResult:
+        """Run the program with this step-list interpreter, the reference for the compiled path."""
         lanes, grid = _lane_layout(inputs, grid)
         state = _State(lanes, len(self.register_rows), _input_table(inputs, lanes, self.inputs_read),
                        self.uses_cc, grid, textures)
@@ -759,6 +802,14 @@ def _uses_cc(view: FragmentView) -> bool:
     if view.set_cc or view.opcode.name == "KIL":
         return True
     return not view.condition.always
+
+
+def _lane_count(inputs: Mapping[str, np.ndarray], grid) -> int:
+    """The number of lanes of a run, 0 when the inputs do not tell (the interpreter reports it)."""
+    try:
+        return _lane_layout(inputs, grid)[0]
+    except InputError:
+        return 0
 
 
 def _lane_layout(inputs: Mapping[str, np.ndarray], grid) -> tuple[int, tuple[int, int] | None]:

@@ -1,0 +1,296 @@
+"""The compiled fragment path: a prepared program run as generated Numba kernels, tile by tile.
+
+:mod:`.fragment_codegen` writes the kernels of a program (fused segments, NumPy between them for
+what must stay NumPy); this module compiles them once per program and run layout
+(:func:`shaderkit.core.jit.compile_source`: cached on disk when a private cache directory can be
+had), cuts the picture into tiles of whole 2x2 quads (:data:`TILE_PIXELS` pixels, a few hundred
+KiB of state that stays in L2), and runs the tiles on :func:`numba.get_num_threads` threads, each
+with its own tile buffers. Results are written straight into the output arrays: a full-screen
+image needs no per-pixel input arrays and no full-size intermediates.
+
+The interpreter (:class:`.fragment.FragmentMachine`) stays the reference: every entry point here
+returns None when the compiled path does not cover a run (see :class:`.fragment_codegen.Unsupported`,
+DDX/DDY without a grid, a budget the run might exceed), and the caller then interprets.
+
+Budget. A program without flow control charges exactly what the interpreter would (one
+lane-instruction per instruction and lane). One with flow control charges an upper bound (every
+block entered, every loop run to its count), and runs compiled only when that bound fits in what
+is left; otherwise the interpreter runs it and stops it where it would.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+import numpy as np
+
+from shaderkit.core.jit import compile_source
+
+from . import halfs
+from .budget import RunBudget, as_budget
+from .fragment import (
+    _INPUT_INDEX,
+    _NO_OPERATION,
+    _TEXTURE_READS,
+    DEPTH_REGISTER,
+    FP_INPUTS,
+    MRT_REGISTERS,
+    UNBOUND_TEXEL,
+    FragmentMachine,
+    FragmentResult,
+    _input_table,
+    _lane_layout,
+    fullscreen_inputs,
+)
+from .fragment_codegen import Layout, Plan, Unsupported, generate
+from .semantics import FRAGMENT, SEMANTICS
+from .textures import Texture, sample_lanes
+
+F32 = np.float32
+TILE_PIXELS = 16384
+EXPORTED_REGISTERS = (0, DEPTH_REGISTER, *MRT_REGISTERS)
+PROCEDURAL_INPUTS = frozenset(_INPUT_INDEX[name] for name in ("WPOS", "TEX0", "TEX1"))
+KERNEL_OPTIONS = {"nogil": True, "error_model": "numpy"}
+
+_pool: ThreadPoolExecutor | None = None
+_pool_size = 0
+_pool_lock = threading.Lock()
+
+
+class CompiledProgram:
+    """One program's kernels for one :class:`~.fragment_codegen.Layout`."""
+
+    def __init__(self, machine: FragmentMachine, layout: Layout):
+        self.machine = machine
+        self.layout = layout
+        self.plan: Plan = generate(machine, layout)
+        self.kernels = compile_source(self.plan.source, self.plan.names, **KERNEL_OPTIONS)
+
+    def run(self, tiles: list[tuple[int, int, int, int]], width: int, height: int, inp: np.ndarray,
+            cst: np.ndarray, out: np.ndarray, outk: np.ndarray, textures: Mapping[int, Texture]) -> None:
+        plan = self.plan
+        largest = max(rows * cols for _, rows, _, cols in tiles)
+        threads = min(numba.get_num_threads(), len(tiles))
+
+        def work(first: int) -> None:
+            state = np.zeros((plan.state_rows, largest), dtype=F32)
+            operands = np.zeros((plan.operand_rows, largest), dtype=F32)
+            results = np.zeros((plan.result_rows, largest), dtype=F32)
+            for tile in tiles[first::threads]:
+                self._tile(tile, width, height, inp, cst, state, operands, results, out, outk, textures)
+
+        if threads <= 1:
+            work(0)
+            return
+        for future in [_executor(threads).submit(work, first) for first in range(threads)]:
+            future.result()
+
+    def _tile(self, tile, width, height, inp, cst, state, operands, results, out, outk, textures) -> None:
+        row0, rows, col0, cols = tile
+        lanes = rows * cols
+        breaks = self.plan.breaks
+        kernel = self.kernels[0]
+        for number in range(len(breaks) + 1):
+            kernel(number, row0, rows, col0, cols, width, height, inp, cst, state, operands, results, out, outk)
+            if number < len(breaks):
+                with np.errstate(all="ignore"):
+                    for step in breaks[number]:
+                        values = [operands[item[1]:item[1] + item[2], :lanes] if item[0] == "buffer" else item[1]
+                                  for item in step.operands]
+                        row = step.result_row
+                        if step.ufunc is not None:
+                            step.ufunc(values[0], out=results[row:row + 1, :lanes])
+                            continue
+                        result = _break_result(step, values, (rows, cols), textures)
+                        for lane in step.lanes:
+                            results[row + lane, :lanes] = result[lane if result.shape[0] > 1 else 0]
+
+
+def _executor(threads: int) -> ThreadPoolExecutor:
+    global _pool, _pool_size
+    with _pool_lock:
+        if _pool is None or _pool_size < threads:
+            _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rsx-fragment")
+            _pool_size = threads
+        return _pool
+
+
+def _break_result(step, values: list[np.ndarray], grid: tuple[int, int], textures: Mapping[int, Texture]):
+    view = step.instruction.view
+    name = view.opcode.name
+    if step.kind == "derivative":
+        return SEMANTICS.function(name, FRAGMENT)(values[0], grid)
+    if step.kind == "texture":
+        texture = textures.get(view.texture_unit)
+        if texture is None:
+            texel = UNBOUND_TEXEL
+        else:
+            coordinates = values[0]
+            s, t = coordinates[0], coordinates[1]
+            if _TEXTURE_READS[name] == "projective":
+                s, t = s / coordinates[3], t / coordinates[3]
+            texel = sample_lanes(texture, s, t)
+        return texel * F32(2.0) - F32(1.0) if view.expand_texture else texel
+    return SEMANTICS.function(name, FRAGMENT)(*values)
+
+
+# --- preparing -----------------------------------------------------------------------------------
+
+def compiled_program(machine: FragmentMachine, layout: Layout) -> CompiledProgram | None:
+    """The machine's kernels for ``layout`` (made once, then kept on the machine), or None when
+    the compiled path does not cover the program."""
+    cache = machine.__dict__.setdefault("_compiled", {})
+    if layout not in cache:
+        try:
+            cache[layout] = CompiledProgram(machine, layout)
+        except Unsupported as reason:
+            cache[layout] = reason
+    found = cache[layout]
+    return None if isinstance(found, Unsupported) else found
+
+
+def unsupported_reason(machine: FragmentMachine, layout: Layout | None = None) -> str | None:
+    """Why ``machine``'s program falls back to the interpreter (None: it compiles)."""
+    layout = layout or Layout(fullscreen=True, procedural=PROCEDURAL_INPUTS)
+    compiled_program(machine, layout)
+    found = machine._compiled[layout]
+    return str(found) if isinstance(found, Unsupported) else None
+
+
+def work_bound(machine: FragmentMachine) -> tuple[int, bool]:
+    """Lane-instructions per lane the interpreter charges at most, and whether that is exact
+    (a program without flow control runs each of its steps once)."""
+    program = machine.program
+    if not any(i.view.opcode is not None and i.view.opcode.flow for i in program.instructions):
+        return len(machine.steps), True
+    instructions = list(program.instructions)
+    end = instructions[-1].slot + instructions[-1].slots
+
+    def bound(start: int, stop: int) -> int:
+        total = 0
+        ordered = [i for i in instructions if start <= i.slot < stop]
+        index = 0
+        while index < len(ordered):
+            instruction = ordered[index]
+            view = instruction.view
+            name = view.opcode.name
+            index += 1
+            if name in ("IFE", "LOOP", "REP"):
+                if name == "IFE":
+                    total += 3 + bound(instruction.slot + 1, view.else_slot) + bound(view.else_slot, view.end_slot)
+                else:
+                    total += 1 + view.loop_count * (bound(instruction.slot + 1, view.end_slot) + 1)
+                while index < len(ordered) and ordered[index].slot < view.end_slot:
+                    index += 1
+            elif name not in _NO_OPERATION:
+                total += 1
+        return total
+    return bound(0, end), False
+
+
+def _charge(machine: FragmentMachine, budget: RunBudget, lanes: int) -> bool:
+    """Take the run's work from ``budget``; False (nothing taken) when it might not fit."""
+    per_lane, _exact = work_bound(machine)
+    work = per_lane * lanes
+    if work > budget.remaining:
+        return False
+    budget.remaining -= work
+    return True
+
+
+def _uses_derivatives(machine: FragmentMachine) -> bool:
+    return any(i.view.opcode is not None and i.view.opcode.name in ("DDX", "DDY")
+               for i in machine.program.instructions)
+
+
+def row_tiles(height: int, width: int, pixels: int | None = None) -> list[tuple[int, int, int, int]]:
+    """Tiles (row0, rows, col0, cols) of whole rows, an even number each (2x2 quads stay whole),
+    about ``pixels`` (default :data:`TILE_PIXELS`) each; a last odd row joins the tile before it."""
+    rows = max(2, ((pixels or TILE_PIXELS) // width) & ~1)
+    tiles = [(start, min(rows, height - start), 0, width) for start in range(0, height, rows)]
+    if len(tiles) > 1 and tiles[-1][1] == 1:
+        start, count, _, _ = tiles[-2]
+        tiles[-2:] = [(start, count + 1, 0, width)]
+    return tiles
+
+
+# --- running -------------------------------------------------------------------------------------
+
+def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, grid=None,
+              textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
+              budget: RunBudget | int | None = None) -> FragmentResult | None:
+    """:meth:`.FragmentMachine.run` compiled, or None when the interpreter must run it."""
+    lanes, grid = _lane_layout(inputs, grid)
+    if grid is None and _uses_derivatives(machine):
+        return None
+    table = _input_table(inputs, lanes, machine.inputs_read)
+    varying = tuple(index for index in sorted(machine.inputs_read) if table[index].shape[1] != 1)
+    exports = tuple(register for register in EXPORTED_REGISTERS if register in machine.register_rows)
+    layout = Layout(fullscreen=False, varying=varying, exports=exports)
+    compiled = compiled_program(machine, layout)
+    if compiled is None:
+        return None
+    budget = as_budget(budget)
+    if not _charge(machine, budget, lanes):
+        return None
+    if varying:
+        inp = np.stack([table[index] for index in varying])
+    else:
+        inp = np.zeros((1, 4, 1), dtype=F32)
+    cst = np.zeros((len(FP_INPUTS), 4), dtype=F32)
+    for index in range(len(FP_INPUTS)):
+        if table[index].shape[1] == 1:
+            cst[index] = table[index][:, 0]
+    out = np.zeros((max(len(exports), 1), lanes, 4), dtype=F32)
+    killed = np.zeros(lanes, dtype=bool)
+    if grid is None:
+        height, width = 1, lanes
+        tiles = [(0, 1, start, min(TILE_PIXELS, lanes - start)) for start in range(0, lanes, TILE_PIXELS)]
+    else:
+        height, width = grid
+        tiles = row_tiles(height, width)
+    compiled.run(tiles, width, height, inp, cst, out, killed, textures)
+
+    def export(register: int) -> np.ndarray:
+        if register not in exports:
+            return np.zeros((lanes, 4), dtype=F32)
+        values = out[exports.index(register)]
+        return halfs.unpack_register(values.T, 2 * register).T if output_from_h0 else values
+
+    depth = out[exports.index(DEPTH_REGISTER)][:, 2] if DEPTH_REGISTER in exports else np.zeros(lanes, dtype=F32)
+    return FragmentResult(color=export(0), killed=killed, depth=depth,
+                          mrt=tuple(export(register) for register in MRT_REGISTERS))
+
+
+def fullscreen_layout(overrides: Mapping[str, object], output_from_h0: bool) -> Layout:
+    procedural = frozenset(index for index in PROCEDURAL_INPUTS if FP_INPUTS[index] not in overrides)
+    return Layout(fullscreen=True, procedural=procedural, output_from_h0=output_from_h0)
+
+
+def run_image(machine: FragmentMachine, width: int, height: int,
+              overrides: Mapping[str, tuple[float, float, float, float]] = {}, *,
+              textures: Mapping[int, Texture] = {}, output_from_h0: bool = False,
+              budget: RunBudget | int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`.fragment.run_fullscreen` compiled: (image, killed), or None when the interpreter
+    must run it. Inputs are computed per pixel; the colour is written straight into the image."""
+    if width < 1 or height < 1:
+        return None
+    # The constant inputs, checked and clamped as the interpreter's are (a one-pixel quad).
+    table = _input_table(fullscreen_inputs(1, 1, overrides), 1, set(range(len(FP_INPUTS))))
+    compiled = compiled_program(machine, fullscreen_layout(overrides, output_from_h0))
+    if compiled is None:
+        return None
+    budget = as_budget(budget)
+    if not _charge(machine, budget, width * height):
+        return None
+    cst = np.stack([column[:, 0] for column in table])
+    image = np.empty((height, width, 4), dtype=F32)
+    killed = np.zeros((height, width), dtype=bool)
+    compiled.run(row_tiles(height, width), width, height, np.zeros((1, 4, 1), dtype=F32), cst,
+                 image.reshape(1, height * width, 4), killed.reshape(height * width), textures)
+    return image, killed
+
+
