@@ -360,6 +360,7 @@ class ExactMachine:
         self.uses_line_kernel = line_kernel
         self.line_kernel_min_clocks = LINE_KERNEL_MIN_CLOCKS
         self._line_kernel = None
+        self._rgb = None  # run_frame_rgb's buffer
 
     # --- observation ---------------------------------------------------------------------
     @property
@@ -442,6 +443,15 @@ class ExactMachine:
         """
         self.run_until((self.frame_index + 1) * CLOCKS_PER_FRAME)
         return self._frame.copy()
+
+    def run_frame_rgb(self) -> np.ndarray:
+        """:meth:`run_frame` as (480, 640, 3) uint8 RGB (each 2-bit channel c as 85·c).
+        Returns an internal buffer, overwritten by the next call."""
+        from .rgb import colours_to_rgb  # imported late: the converter is compiled on first use
+        self.run_until((self.frame_index + 1) * CLOCKS_PER_FRAME)
+        if self._rgb is None:
+            self._rgb = np.empty((VISIBLE_HEIGHT, VISIBLE_WIDTH, 3), dtype=np.uint8)
+        return colours_to_rgb(self._frame, self._rgb)
 
     def periodic_state(self) -> bytes:
         """At a frame boundary, everything that decides the frames to come.

@@ -36,9 +36,9 @@ import numpy as np
 from shaderkit.core.jit import compile_source
 
 from . import exact
-from .exact import (CLOCKS_PER_LINE, FIELD_COND, FIELD_DEST, FIELD_ROM, FIELD_SOURCE1, FIELD_SOURCE2,
-                    FIELD_TABLE, FRAME_LINES, REG_RR, REG_RX, REG_RY, ROM_ROWS, RR_KEEP, RR_RESEED, RX_CLEAR,
-                    RX_STEP, SLOT_COUNT, VALUE_CONSTANTS, VALUE_FLAG, VALUE_ODR, VALUE_SINK,
+from .codegen import operand, result_expression, write_statement
+from .exact import (CLOCKS_PER_LINE, FIELD_COND, FIELD_DEST, FIELD_ROM, FRAME_LINES, REG_RR, REG_RX, REG_RY,
+                    ROM_ROWS, RR_KEEP, RR_RESEED, RX_CLEAR, RX_STEP, SLOT_COUNT, VALUE_FLAG, VALUE_ODR, VALUE_SINK,
                     VISIBLE_WIDTH, control_step)
 
 __all__ = ["LineKernel", "kernel_for", "kernel_source", "line_schedule", "steady_control"]
@@ -115,63 +115,6 @@ def line_schedule() -> tuple[Clock, ...]:
 
 # --- writing the source ------------------------------------------------------------------
 
-def _operand(index: int) -> str:
-    if index < 8:
-        return f"r{index}"
-    if index == VALUE_FLAG:
-        return "flag"
-    if index == VALUE_ODR:
-        return "odr"
-    return str(index - VALUE_CONSTANTS)
-
-
-# Arithmetic that may stand in for a result table: a look-up is a load on the critical
-# path of every dependency chain, an add or a mask is one cycle. Each form is used only for
-# the tables it reproduces on all 64 x 64 inputs (checked in :func:`table_forms`), so the
-# semantics stay those of :func:`.semantics.result_tables`.
-ARITHMETIC_FORMS = (
-    "{b}",
-    "({a} + {b}) & 63",
-    "({a} - {b}) & 63",
-    "{a} & {b}",
-    "{a} | {b}",
-    "{a} ^ {b}",
-    "63 ^ ({a} & {b})",
-    "63 ^ ({a} | {b})",
-    "({a} << {b}) & 63",
-    "{a} >> {b}",
-    "({a} > {b}) + 2 * ({a} < {b})",
-)
-
-
-@functools.cache
-def table_forms() -> dict[int, str]:
-    """Table offset (as in FIELD_TABLE) → the arithmetic form that computes that table."""
-    first, second = np.meshgrid(np.arange(64, dtype=np.int64), np.arange(64, dtype=np.int64), indexing="ij")
-    forms = {}
-    for index, name in enumerate(exact.TABLE_NAMES):
-        table = exact.result_tables()[name].astype(np.int64)
-        for form in ARITHMETIC_FORMS:
-            values = eval(form.format(a="first", b="second"), {"first": first, "second": second})  # noqa: S307
-            if np.array_equal(np.broadcast_to(values, table.shape), table):
-                forms[index * 4096] = form
-                break
-    return forms
-
-
-def _result_expression(fields) -> str:
-    table = int(fields[FIELD_TABLE])
-    first, second = int(fields[FIELD_SOURCE1]), int(fields[FIELD_SOURCE2])
-    form = table_forms().get(table) if not fields[FIELD_ROM] else None
-    if form is not None:
-        return form.format(a=_operand(first), b=_operand(second))
-    if first >= VALUE_CONSTANTS:
-        return f"tables[{table + (first - VALUE_CONSTANTS) * 64} + {_operand(second)}]"
-    if second >= VALUE_CONSTANTS:
-        return f"tables[{table + second - VALUE_CONSTANTS} + {_operand(first)} * 64]"
-    return f"tables[{table} + {_operand(first)} * 64 + {_operand(second)}]"
-
-
 def _clock_lines(clock: Clock, rows: np.ndarray, x: str) -> list[str]:
     """The code of one clock; ``x`` is the expression of the sampled pixel's column.
 
@@ -200,7 +143,7 @@ def _clock_lines(clock: Clock, rows: np.ndarray, x: str) -> list[str]:
     cond = int(fields[FIELD_COND])
     executes = "" if cond == 3 else f"flag == {cond}"
     if dest != VALUE_SINK:
-        lines.append(f"result = {_result_expression(fields)}")
+        lines.append(f"result = {result_expression(fields)}")
         if fields[FIELD_ROM]:
             out_of_range = f"r{REG_RY} >= {ROM_ROWS}"
             lines.append(f"if {out_of_range}{' and ' + executes if executes else ''}:")
@@ -212,9 +155,7 @@ def _clock_lines(clock: Clock, rows: np.ndarray, x: str) -> list[str]:
         temporaries.append((target, f"new_{target}"))
         lines.append(f"new_{target} = {expression}")
     if dest != VALUE_SINK and dest not in hardware:
-        name = _operand(dest)
-        # A select without a branch: Numba compiles long straight code much faster.
-        lines.append(f"{name} += (result - {name}) * ({executes})" if executes else f"{name} = result")
+        lines.append(write_statement(operand(dest), cond))
     for target, temporary in temporaries:
         lines.append(f"{target} = {temporary} if ry_steps else {target}" if target == f"r{REG_RY}"
                      else f"{target} = {temporary}")
