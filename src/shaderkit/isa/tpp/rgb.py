@@ -19,7 +19,7 @@ from shaderkit.core.jit import jit
 
 from ...render.images import palette_rgb6
 
-__all__ = ["colours_to_rgb", "packed_palette"]
+__all__ = ["RgbFrames", "colours_to_rgb", "packed_palette"]
 
 PIXELS_PER_GROUP = 4  # four RGB pixels are exactly three 32-bit words
 
@@ -42,14 +42,23 @@ def _same(first, second):
 
 
 @jit(nogil=True)
-def _convert(colours, packed, out):
-    """``colours``: (H, W) uint8; ``out``: (H, 3W) uint8 of the same bytes as the RGB frame."""
+def _convert(colours, packed, out, shown, known):
+    """``colours``: (H, W) uint8; ``out``: (H, 3W) uint8, the same bytes as the RGB frame.
+
+    ``shown`` holds the colours ``out`` already shows when ``known`` is true (the previous
+    frame converted into the same buffer): such lines are left alone. Updated on return.
+    """
     rows, width = colours.shape
     groups = colours.view(np.uint32)
     words = out.view(np.uint32)
     lines = colours.view(np.uint64)
+    shown_lines = shown.view(np.uint64)
     long_words = out.view(np.uint64)
     for y in range(rows):
+        if known and _same(lines[y], shown_lines[y]):
+            continue
+        for index in range(lines.shape[1]):
+            shown_lines[y, index] = lines[y, index]
         if y > 0 and _same(lines[y], lines[y - 1]):
             above, here = long_words[y - 1], long_words[y]
             for index in range(here.size):
@@ -73,14 +82,40 @@ def _convert(colours, packed, out):
             here[3 * group + 2] = ((p2 >> 16) | (p3 << 8)) & 0xFFFFFFFF
 
 
+def _fast(colours: np.ndarray, out: np.ndarray) -> bool:
+    return (sys.byteorder == "little" and colours.shape[1] % (2 * PIXELS_PER_GROUP) == 0
+            and out.flags.c_contiguous and out.shape == (*colours.shape, 3))
+
+
 def colours_to_rgb(colours: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """(H, W) uint8 colours 0-63 → (H, W, 3) uint8 RGB (each 2-bit channel c as 85·c), into ``out``."""
     colours = np.ascontiguousarray(colours, dtype=np.uint8)
     height, width = colours.shape
     if out is None:
         out = np.empty((height, width, 3), dtype=np.uint8)
-    if sys.byteorder != "little" or width % (2 * PIXELS_PER_GROUP) or not out.flags.c_contiguous:
+    if not _fast(colours, out):
         np.take(palette_rgb6(), colours, axis=0, out=out)
         return out
-    _convert(colours, _PACKED, out.reshape(height, 3 * width))
+    _convert(colours, _PACKED, out.reshape(height, 3 * width), np.empty_like(colours), False)
     return out
+
+
+class RgbFrames:
+    """One RGB buffer that successive frames are converted into: lines whose colours are
+    those it already shows are not written again (an animation's frames mostly repeat: RT
+    steps every few frames, and many programs change few lines when it does)."""
+
+    def __init__(self, height: int, width: int):
+        self.rgb = np.empty((height, width, 3), dtype=np.uint8)
+        self._shown = np.empty((height, width), dtype=np.uint8)
+        self._known = False
+
+    def convert(self, colours: np.ndarray) -> np.ndarray:
+        """``colours`` as RGB; returns the buffer (valid until the next call)."""
+        colours = np.ascontiguousarray(colours, dtype=np.uint8)
+        if not _fast(colours, self.rgb):
+            return colours_to_rgb(colours, self.rgb)
+        height, width = colours.shape
+        _convert(colours, _PACKED, self.rgb.reshape(height, 3 * width), self._shown, self._known)
+        self._known = True
+        return self.rgb

@@ -22,7 +22,7 @@ import numpy as np
 from ...core.jit import compile_source, jit
 from ...render.images import palette_rgb6
 from .hardware import SlotOperation, slot_operations
-from .rgb import colours_to_rgb
+from .rgb import RgbFrames
 from .semantics import SEMANTICS, Flag, Target, lfsr_step
 
 BLOCK = 10
@@ -162,7 +162,7 @@ class SimpleModel:
         self.registers = np.zeros((REGISTERS, lanes), dtype=np.uint8)
         self.flag = np.full(lanes, Flag.ALWAYS, dtype=np.uint8)
         self.palette = palette_rgb6()
-        self.picture = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
+        self.rgb_frames = RgbFrames(HEIGHT, WIDTH)
         self.colours = np.empty((HEIGHT, WIDTH), dtype=np.uint8)
         self._lanes = None
         if compiled:
@@ -215,7 +215,7 @@ class SimpleModel:
             colours = self.colours
         else:
             colours = self.frame_colours(rt)
-        return colours_to_rgb(colours, self.picture)
+        return self.rgb_frames.convert(colours)
 
     def block_rgb(self, rt: int) -> np.ndarray:
         """(48, 64, 3) RGB of the logical 64×48 picture (one pixel per block)."""
