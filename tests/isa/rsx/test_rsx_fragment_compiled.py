@@ -364,3 +364,54 @@ def test_nan_payloads_agree_where_they_show():
     _, interpreted, compiled = both_ways(prog, inputs, (8, 8))
     assert np.array_equal(np.ascontiguousarray(interpreted.color).view(np.uint32),
                           np.ascontiguousarray(compiled.color).view(np.uint32))
+
+
+def flow_programs():
+    """The flow-control programs of test_rsx_fragment, and an indexed input read in nested loops."""
+    return {
+        "loop with break": program(
+            op("MOV", "R0", c(), literal=(0, 0, 0, 0)),
+            flow("LOOP", count=10, start=0, increment=1, end_slot=10),
+            op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
+            op("MAD", None, f("TEX0", "x"), c(), R(0, "x"), mask="x", literal=(-8, -8, -8, -8), set_cc=0),
+            flow("BRK", "GT", "x"),
+            op("ADD", "R0", R(0), c(), mask="z", literal=(1, 1, 1, 1)),
+            op("ADD", "R0", R(0), c(), mask="y", literal=(100, 100, 100, 100))),
+        "if else in a loop": program(
+            op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
+            flow("LOOP", count=3, start=0, increment=1, end_slot=8),
+            flow("IFE", "GT", "x", else_slot=6, end_slot=8),
+            op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
+            op("ADD", "R0", R(0), c(), mask="y", literal=(1, 1, 1, 1))),
+        "ret in a loop": program(
+            op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
+            flow("LOOP", count=3, start=0, increment=1, end_slot=7),
+            op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
+            flow("IFE", "GT", "x", else_slot=7, end_slot=7),
+            flow("RET"),
+            op("MOV", "R0", c(), mask="y", literal=(5, 5, 5, 5))),
+        "indexed input": program(
+            flow("LOOP", count=3, start=1, increment=2, end_slot=4),
+            flow("REP", count=2, start=2, increment=2, end_slot=4),
+            op("ADD", "R0", R(0), f("TEX0"), displacement=-1),
+            op("ADD", "R2", R(2), f("TEX0", "yxwz"), displacement=2),
+            op("MUL", "R3", f("TEX0"), c(), displacement=0, literal=(1, 2, 3, 4))),
+        "kil in an if": program(
+            op("ADD", None, f("TEX1", "y"), -c(), mask="x", literal=(0.25, 0, 0, 0), set_cc=1),
+            flow("IFE", "LT", "xxxx", else_slot=4, end_slot=5),
+            op("KIL", None, condition=("TR",)),
+            op("MOV", "H0", f("WPOS"), precision="H"),
+            op("ADD", "H1", H(0), -f("WPOS"), saturate=True)),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(flow_programs()))
+def test_flow_program_compiled_equals_interpreted(name):
+    prog = flow_programs()[name]
+    inputs = fullscreen_inputs(16, 10)
+    inputs["TEX3"] = special_inputs(160, 9)["TEX3"]
+    machine, interpreted, compiled = both_ways(prog, inputs, (10, 16))
+    assert compiled is not None, fragment_compiled.unsupported_reason(machine)
+    assert_same_result(interpreted, compiled)
+    _, interpreted, compiled = both_ways(prog, inputs, (10, 16), output_from_h0=True)
+    assert_same_result(interpreted, compiled)

@@ -4,30 +4,49 @@ One fragment program (:data:`BENCH_PROGRAM`, 20 instructions: texture-coordinate
 a dot product, RSQ, SIN/COS, LG2/EX2, FRC, a conditional write under a CC test and a saturated
 MAD) runs over a full-screen quad with the input definition of the emulation goldens:
 
-* **emulator**: :func:`.fragment.run_fragment_program` on 307,200 lanes (the program is decoded
-  and prepared once, outside the timing, like a compiled shader);
+* **emulator**: the compiled fragment path (:func:`.fragment_compiled.run_image`, what
+  :func:`.fragment.run_fullscreen` runs for a big picture) rendering the 640×480 image; the
+  program is decoded, prepared and compiled once, outside the timing, like a compiled shader.
+  The first call's seconds (compiling, or loading from the kernel cache) are reported apart;
 * **llvmpipe**: the decompiled GLSL (:func:`.glsl.decompile`, ``fullscreen=True``) drawn by Mesa's
-  llvmpipe through moderngl into an RGBA32F framebuffer, timed to ``glFinish``.
+  llvmpipe through moderngl into an RGBA32F framebuffer and read back (``llvmpipe_mpix_s``; the
+  draw alone, to ``glFinish``, is ``llvmpipe_draw_mpix_s``), with its default threads; and again
+  in a child process started with ``LP_NUM_THREADS=1`` (``llvmpipe_1thread_mpix_s``; the child
+  reports how many llvmpipe threads it saw, so the setting is known to have taken effect).
 
-Both are timed alternately in the same process; each figure is the best of several rounds
-within the time budget. Before timing, the run checks that both give the same picture (within
-the tolerance the tests use), so the two figures measure the same work.
+Emulator and llvmpipe are timed alternately in the same process, round after round
+(:func:`shaderkit.core.timing.measure_rounds`); each figure is the best round, ``*_median`` the
+median. Before timing, the run checks that both give the same picture (within the tolerance the
+tests use), so the figures measure the same work. Then the emulator's cost per pixel is scanned
+from 64² to 2048² (it should stay flat), and the peak memory of one 2048² render is taken with
+:mod:`tracemalloc` (NumPy reports its buffers there) as a multiple of the image's bytes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from shaderkit.core.diagnostics import ShaderkitError
-from shaderkit.core.timing import best_times
+from shaderkit.core.timing import measure_rounds
 
 WIDTH, HEIGHT = 640, 480
 MINIMUM_ROUNDS = 3
 # Emulator and GL agree to this (absolute, per channel) on the bench program; SIN/COS/LG2/EX2
 # on llvmpipe are accurate to about 1e-6 (golden/rsx/emu/README.md).
 AGREEMENT = 1e-4
+SCAN_SIZES = (64, 128, 256, 512, 1024, 2048)
+MEMORY_SIZE = 2048
+# The issue 15 target: at least this fraction of llvmpipe's throughput (default threads).
+TARGET_FRACTION = 0.67
 
 BENCH_PROGRAM = """\
 !!ARBfp1.0
@@ -63,16 +82,28 @@ END
 @dataclass
 class BenchResults:
     figures: dict[str, float]
+    notes: dict[str, str] = field(default_factory=dict)
 
     def report(self) -> str:
         f = self.figures
+        scan = "  ".join(f"{size}²: {f[f'scan_{size}_ns_per_pixel']:.2f}" for size in SCAN_SIZES)
         return "\n".join([
             f"fragment program: {int(f['instructions'])} instructions at {WIDTH}x{HEIGHT}",
-            f"emulator (NumPy lanes): {f['emulator_mpix_s']:8.2f} Mpixel/s ({f['emulator_s'] * 1e3:.1f} ms per frame)",
-            f"llvmpipe (decompiled GLSL): {f['llvmpipe_mpix_s']:8.2f} Mpixel/s "
-            f"({f['llvmpipe_s'] * 1e3:.1f} ms per frame)",
-            f"ratio llvmpipe / emulator: {f['ratio']:.2f}x (target: within 10x)",
-            f"{int(f['rounds'])} rounds in {f['elapsed_s']:.1f} s",
+            f"emulator (compiled kernels): {f['emulator_mpix_s']:8.2f} Mpixel/s best, "
+            f"{f['emulator_mpix_s_median']:.2f} median ({f['emulator_s'] * 1e3:.2f} ms per frame)",
+            f"llvmpipe (decompiled GLSL, {int(f['llvmpipe_threads'])} threads): {f['llvmpipe_mpix_s']:8.2f} "
+            f"Mpixel/s best, {f['llvmpipe_mpix_s_median']:.2f} median "
+            f"(draw alone: {f['llvmpipe_draw_mpix_s']:.2f})",
+            f"llvmpipe, LP_NUM_THREADS=1 ({int(f['llvmpipe_1thread_threads_seen'])} thread seen): "
+            f"{f['llvmpipe_1thread_mpix_s']:8.2f} Mpixel/s best, {f['llvmpipe_1thread_mpix_s_median']:.2f} median",
+            f"emulator / llvmpipe: {f['llvmpipe_fraction']:.2f}x of its throughput (target: at least "
+            f"{TARGET_FRACTION}x); against one llvmpipe thread: {f['llvmpipe_1thread_fraction']:.2f}x",
+            f"first call: {f['first_call_s']:.2f} s ({self.notes.get('first_call', '?')}); "
+            f"interpreter: {f['interpreter_mpix_s']:.2f} Mpixel/s",
+            f"ns per pixel by size: {scan}",
+            f"peak memory of a {MEMORY_SIZE}² render: {f['peak_memory_ratio_2048']:.2f}x the image",
+            f"threads: {int(f['cpu_count'])} CPUs, {int(f['numba_threads'])} Numba; load average "
+            f"{f['load_average']:.2f}; {int(f['rounds'])} rounds in {f['elapsed_s']:.1f} s",
         ])
 
 
@@ -82,32 +113,135 @@ def bench_program():
 
 
 def run_benchmark(seconds: float = 2.0) -> BenchResults:
-    from .fragment import fragment_image, fullscreen_inputs, run_fragment_program
+    from shaderkit.core.jit import first_call, thread_counts
+
+    from .fragment import FragmentMachine, run_fullscreen
+    from .fragment_compiled import compiled_program, fullscreen_layout, run_image
     from .gl import prepare_fullscreen
     from .glsl import decompile
 
     program = bench_program()
-    inputs = fullscreen_inputs(WIDTH, HEIGHT)
-    gl_frame = prepare_fullscreen(decompile(program, fullscreen=True), WIDTH, HEIGHT)
+    machine = FragmentMachine(program)
+    glsl = decompile(program, fullscreen=True)
+    gl_frame = prepare_fullscreen(glsl, WIDTH, HEIGHT)
+
+    started = time.perf_counter()
+    compiled = compiled_program(machine, fullscreen_layout({}, False))
+    if compiled is None:
+        raise ShaderkitError("bench: the bench program does not compile")
+    _seconds, state = first_call(compiled.kernels, lambda: run_image(machine, 64, 64))
+    first_seconds = time.perf_counter() - started
 
     def emulate() -> np.ndarray:
-        return fragment_image(run_fragment_program(program, inputs, grid=(HEIGHT, WIDTH)), WIDTH, HEIGHT)
+        return run_image(machine, WIDTH, HEIGHT)[0]
 
-    difference = float(np.max(np.abs(emulate() - gl_frame.render())))
+    def draw() -> None:
+        gl_frame.draw()
+        gl_frame.context.finish()
+
+    image = emulate()
+    difference = float(np.max(np.abs(image - gl_frame.render())))
     if not difference <= AGREEMENT:
         raise ShaderkitError(f"bench: emulator and llvmpipe disagree by {difference:g} (more than {AGREEMENT:g})")
-    best, rounds, elapsed = best_times({"emulator": emulate, "llvmpipe": gl_frame.render}, seconds,
-                                       MINIMUM_ROUNDS)
+    interpreted = run_fullscreen(program, WIDTH, HEIGHT, compiled=False)[0]
+    if not np.array_equal(interpreted.view(np.uint32), image.view(np.uint32)):
+        raise ShaderkitError("bench: the compiled path and the interpreter disagree")
+    measured = measure_rounds({"emulator": emulate, "llvmpipe": gl_frame.render, "llvmpipe_draw": draw}, seconds)
+    interpreter = measure_rounds({"interpreter": lambda: run_fullscreen(program, WIDTH, HEIGHT, compiled=False)},
+                                 min(seconds, 1.0), minimum=2)
+    single = _llvmpipe_single_thread(seconds)
     megapixels = WIDTH * HEIGHT / 1e6
+    best, median = measured.best, measured.median
     figures = {
         "instructions": float(len(program.instructions)),
         "emulator_s": best["emulator"],
         "llvmpipe_s": best["llvmpipe"],
         "emulator_mpix_s": megapixels / best["emulator"],
+        "emulator_mpix_s_median": megapixels / median["emulator"],
         "llvmpipe_mpix_s": megapixels / best["llvmpipe"],
+        "llvmpipe_mpix_s_median": megapixels / median["llvmpipe"],
+        "llvmpipe_draw_mpix_s": megapixels / best["llvmpipe_draw"],
+        "llvmpipe_draw_mpix_s_median": megapixels / median["llvmpipe_draw"],
+        "llvmpipe_1thread_mpix_s": single["best"],
+        "llvmpipe_1thread_mpix_s_median": single["median"],
+        "llvmpipe_1thread_threads_seen": float(single["threads_seen"]),
+        "interpreter_mpix_s": megapixels / interpreter.best["interpreter"],
         "ratio": best["emulator"] / best["llvmpipe"],
+        "llvmpipe_fraction": best["llvmpipe"] / best["emulator"],
+        "llvmpipe_1thread_fraction": megapixels / best["emulator"] / single["best"],
         "max_difference": difference,
-        "rounds": float(rounds),
-        "elapsed_s": elapsed,
+        "rounds": float(measured.rounds),
+        "elapsed_s": measured.elapsed,
+        "first_call_s": first_seconds,
+        "first_call_compiled": float(state == "compiled"),
+        "load_average": os.getloadavg()[0],
+        **{key: float(value) for key, value in thread_counts().items()},
     }
-    return BenchResults(figures)
+    for size in SCAN_SIZES:
+        scan = measure_rounds({"run": lambda size=size: run_image(machine, size, size)},
+                              min(seconds, 0.5), minimum=3)
+        figures[f"scan_{size}_ns_per_pixel"] = scan.best["run"] / (size * size) * 1e9
+    figures["peak_memory_ratio_2048"] = peak_memory_ratio(machine, MEMORY_SIZE)
+    gl_frame.release()
+    return BenchResults(figures, {"first_call": state})
+
+
+def peak_memory_ratio(machine, size: int) -> float:
+    """Peak bytes allocated while rendering a ``size``² image, over the image's bytes."""
+    from .fragment_compiled import run_image
+
+    run_image(machine, size, size)  # kernels and thread pool ready beforehand
+    tracemalloc.start()
+    try:
+        image = run_image(machine, size, size)[0]
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / image.nbytes
+
+
+def _llvmpipe_single_thread(seconds: float) -> dict[str, float]:
+    """llvmpipe's figures in a child process with LP_NUM_THREADS=1 (read when Mesa starts)."""
+    environment = dict(os.environ, LP_NUM_THREADS="1")
+    package = str(Path(__file__).resolve().parents[3])
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [package, environment.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-m", "shaderkit.isa.rsx.bench", "llvmpipe", str(seconds)],
+                          capture_output=True, text=True, env=environment, timeout=120 + 10 * seconds)
+    if done.returncode != 0:
+        raise ShaderkitError(f"bench: the LP_NUM_THREADS=1 run failed: {done.stderr.strip()[-500:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    if figures["threads_seen"] != 1:
+        raise ShaderkitError(f"bench: LP_NUM_THREADS=1 did not take effect ({figures['threads_seen']} threads)")
+    return figures
+
+
+def llvmpipe_threads() -> int:
+    """How many llvmpipe rasteriser threads this process runs (Linux names them llvmpipe-N)."""
+    tasks = Path("/proc/self/task")
+    if not tasks.is_dir():
+        return -1
+    names = []
+    for task in tasks.iterdir():
+        try:
+            names.append((task / "comm").read_text().strip())
+        except OSError:
+            continue
+    return sum(name.startswith("llvmpipe-") for name in names)
+
+
+def measure_llvmpipe(seconds: float) -> dict[str, float]:
+    """The bench program drawn and read back by llvmpipe as configured in this process."""
+    from .gl import prepare_fullscreen
+    from .glsl import decompile
+
+    frame = prepare_fullscreen(decompile(bench_program(), fullscreen=True), WIDTH, HEIGHT)
+    frame.render()
+    measured = measure_rounds({"llvmpipe": frame.render}, seconds)
+    frame.release()
+    megapixels = WIDTH * HEIGHT / 1e6
+    return {"best": megapixels / measured.best["llvmpipe"], "median": megapixels / measured.median["llvmpipe"],
+            "threads_seen": llvmpipe_threads()}
+
+
+if __name__ == "__main__" and len(sys.argv) == 3 and sys.argv[1] == "llvmpipe":
+    print(json.dumps(measure_llvmpipe(float(sys.argv[2]))))

@@ -20,6 +20,7 @@ is left; otherwise the interpreter runs it and stops it where it would.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -67,7 +68,7 @@ class CompiledProgram:
         self.machine = machine
         self.layout = layout
         self.plan: Plan = generate(machine, layout)
-        self.kernels = compile_source(self.plan.source, self.plan.names, **KERNEL_OPTIONS)
+        self.kernels = _kernels(self.plan.source, self.plan.names)
 
     def run(self, tiles: list[tuple[int, int, int, int]], width: int, height: int, inp: np.ndarray,
             cst: np.ndarray, out: np.ndarray, outk: np.ndarray, textures: Mapping[int, Texture]) -> None:
@@ -107,6 +108,13 @@ class CompiledProgram:
                         result = _break_result(step, values, (rows, cols), textures)
                         for lane in step.lanes:
                             results[row + lane, :lanes] = result[lane if result.shape[0] > 1 else 0]
+
+
+@functools.lru_cache(maxsize=128)
+def _kernels(source: str, names: tuple[str, ...]) -> tuple:
+    """The compiled functions of a generated source, once per process (another machine of the
+    same program shares them)."""
+    return compile_source(source, names, **KERNEL_OPTIONS)
 
 
 def _executor(threads: int) -> ThreadPoolExecutor:
@@ -155,14 +163,23 @@ def compiled_program(machine: FragmentMachine, layout: Layout) -> CompiledProgra
 def unsupported_reason(machine: FragmentMachine, layout: Layout | None = None) -> str | None:
     """Why ``machine``'s program falls back to the interpreter (None: it compiles)."""
     layout = layout or Layout(fullscreen=True, procedural=PROCEDURAL_INPUTS)
-    compiled_program(machine, layout)
-    found = machine._compiled[layout]
-    return str(found) if isinstance(found, Unsupported) else None
+    try:
+        generate(machine, layout)
+    except Unsupported as reason:
+        return str(reason)
+    return None
 
 
 def work_bound(machine: FragmentMachine) -> tuple[int, bool]:
     """Lane-instructions per lane the interpreter charges at most, and whether that is exact
     (a program without flow control runs each of its steps once)."""
+    known = machine.__dict__.get("_work_bound")
+    if known is None:
+        known = machine.__dict__["_work_bound"] = _work_bound(machine)
+    return known
+
+
+def _work_bound(machine: FragmentMachine) -> tuple[int, bool]:
     program = machine.program
     if not any(i.view.opcode is not None and i.view.opcode.flow for i in program.instructions):
         return len(machine.steps), True
@@ -202,8 +219,17 @@ def _charge(machine: FragmentMachine, budget: RunBudget, lanes: int) -> bool:
 
 
 def _uses_derivatives(machine: FragmentMachine) -> bool:
-    return any(i.view.opcode is not None and i.view.opcode.name in ("DDX", "DDY")
-               for i in machine.program.instructions)
+    known = machine.__dict__.get("_uses_derivatives")
+    if known is None:
+        known = machine.__dict__["_uses_derivatives"] = any(
+            i.view.opcode is not None and i.view.opcode.name in ("DDX", "DDY") for i in machine.program.instructions)
+    return known
+
+
+def _tile_pixels(pixels: int) -> int:
+    """Pixels per tile: :data:`TILE_PIXELS`, down to half of it for a small picture so that
+    every thread gets a tile (a picture of half a tile or less runs on the calling thread)."""
+    return max(TILE_PIXELS // 2, min(TILE_PIXELS, -(-pixels // numba.get_num_threads())))
 
 
 def row_tiles(height: int, width: int, pixels: int | None = None) -> list[tuple[int, int, int, int]]:
@@ -251,7 +277,7 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
         tiles = [(0, 1, start, min(TILE_PIXELS, lanes - start)) for start in range(0, lanes, TILE_PIXELS)]
     else:
         height, width = grid
-        tiles = row_tiles(height, width)
+        tiles = row_tiles(height, width, _tile_pixels(lanes))
     compiled.run(tiles, width, height, inp, cst, out, killed, textures)
 
     def export(register: int) -> np.ndarray:
@@ -263,6 +289,25 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
     depth = out[exports.index(DEPTH_REGISTER)][:, 2] if DEPTH_REGISTER in exports else np.zeros(lanes, dtype=F32)
     return FragmentResult(color=export(0), killed=killed, depth=depth,
                           mrt=tuple(export(register) for register in MRT_REGISTERS))
+
+
+_CONSTANT_INPUTS: dict = {}
+
+
+def _constant_inputs(overrides: Mapping[str, object]) -> np.ndarray:
+    """The (15, 4) constant inputs of a full-screen run, checked and clamped as the interpreter's
+    are (a one-pixel quad's), kept per set of overrides."""
+    try:
+        key = tuple(sorted((str(name), np.asarray(values, dtype=F32).tobytes()) for name, values in overrides.items()))
+    except (TypeError, ValueError):
+        key = None
+    if key is not None and key in _CONSTANT_INPUTS:
+        return _CONSTANT_INPUTS[key]
+    table = _input_table(fullscreen_inputs(1, 1, overrides), 1, set(range(len(FP_INPUTS))))
+    constants = np.stack([column[:, 0] for column in table])
+    if key is not None and len(_CONSTANT_INPUTS) < 64:
+        _CONSTANT_INPUTS[key] = constants
+    return constants
 
 
 def fullscreen_layout(overrides: Mapping[str, object], output_from_h0: bool) -> Layout:
@@ -278,18 +323,16 @@ def run_image(machine: FragmentMachine, width: int, height: int,
     must run it. Inputs are computed per pixel; the colour is written straight into the image."""
     if width < 1 or height < 1:
         return None
-    # The constant inputs, checked and clamped as the interpreter's are (a one-pixel quad).
-    table = _input_table(fullscreen_inputs(1, 1, overrides), 1, set(range(len(FP_INPUTS))))
+    cst = _constant_inputs(overrides)
     compiled = compiled_program(machine, fullscreen_layout(overrides, output_from_h0))
     if compiled is None:
         return None
     budget = as_budget(budget)
     if not _charge(machine, budget, width * height):
         return None
-    cst = np.stack([column[:, 0] for column in table])
     image = np.empty((height, width, 4), dtype=F32)
     killed = np.zeros((height, width), dtype=bool)
-    compiled.run(row_tiles(height, width), width, height, np.zeros((1, 4, 1), dtype=F32), cst,
+    compiled.run(row_tiles(height, width, _tile_pixels(width * height)), width, height, np.zeros((1, 4, 1), dtype=F32), cst,
                  image.reshape(1, height * width, 4), killed.reshape(height * width), textures)
     return image, killed
 
