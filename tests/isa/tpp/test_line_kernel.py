@@ -10,8 +10,10 @@ import pytest
 
 from shaderkit.isa.tpp import TinyPixelProcessor
 from shaderkit.isa.tpp.bench import BENCH_PROGRAM, DEPENDENT_PROGRAM
-from shaderkit.isa.tpp.exact import CLOCKS_PER_FRAME, CLOCKS_PER_LINE, RESET_PROGRAMS, ExactMachine
+from shaderkit.isa.tpp import machine as machine_module
+from shaderkit.isa.tpp.exact import CLOCKS_PER_FRAME, CLOCKS_PER_LINE, RESET_PROGRAMS, ExactMachine, render_frames
 from shaderkit.isa.tpp.line_kernel import kernel_source, line_schedule, steady_control
+from shaderkit.isa.tpp.machine import RunSession
 
 
 def random_program(generator: random.Random) -> list[int]:
@@ -101,3 +103,13 @@ def test_the_source_is_one_program_s_own():
     two = ExactMachine(TinyPixelProcessor("B").assemble(DEPENDENT_PROGRAM, "<bench>").image)
     assert kernel_source(one._program) != kernel_source(two._program)
     assert kernel_source(one._program) == kernel_source(one._program.copy())
+
+
+def test_a_long_session_moves_on_to_the_line_kernel(monkeypatch):
+    monkeypatch.setattr(machine_module, "LINE_KERNEL_AFTER_FRAMES", 3)
+    image = TinyPixelProcessor("B").assemble(BENCH_PROGRAM, "<bench>").image
+    session = RunSession(image, model="exact")
+    frames = list(session.frames_colours(range(6)))
+    assert session._exact.uses_line_kernel and session._exact._line_kernel is not None
+    for (k, expected), colours in zip(render_frames(image, range(6)), frames, strict=True):
+        assert np.array_equal(colours, expected), k

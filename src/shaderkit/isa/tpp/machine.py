@@ -25,19 +25,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.diagnostics import InputError
-from ...render.images import colours6_to_rgb, scale_nearest
+from ...render.images import palette_rgb6, scale_nearest
 from . import uart
 from .analysis import prior_state_reads, simple_model_obstacles
 from .exact import (CLOCKS_PER_FRAME, RESET_PROGRAMS, ExactMachine, UartEffect, first_frame_with_rt,
                     receive, rt_of_frame, upload_capture_frame, upload_schedule)
+from .rgb import colours_to_rgb
 from .simple import BLOCK, SimpleModel
 
 MODELS = ("auto", "simple", "exact")
 STARTS = ("auto", "reset", "upload")
 # About a minute of emulation (4.5 ms a frame) and 2.8 minutes of chip time.
 MAX_EXACT_FRAMES_WITHOUT_REPEAT = 10_000
+# After this many exact frames in one session the rest run on the compiled line kernel
+# (:mod:`.line_kernel`): compiling it for a program costs about as much as running this
+# many frames on the clock model, so a long run never pays more than twice the best choice,
+# and a short one (a picture, the test suite) never compiles.
+LINE_KERNEL_AFTER_FRAMES = 200
 DEFAULT_DIVISOR = 5
 CHIP_FPS = 60.0
+PALETTE = palette_rgb6()
 
 
 @dataclass
@@ -151,7 +158,7 @@ class RunSession:
                 self._restart_exact()
             self._advance_exact_to(frame)
             self._receive_until((frame + 1) * CLOCKS_PER_FRAME)
-            yield frame, self._exact.run_frame()
+            yield frame, self._run_exact_frame()
 
     def _restart_exact(self) -> None:
         """The exact model at reset: with the program preloaded, or with the revision's reset
@@ -163,6 +170,14 @@ class RunSession:
             self._exact = ExactMachine(self.image, rev=self.rev, divisor=self.divisor)
         self._boundaries: dict[bytes, int] = {}
         self._period: int | None = None
+        self._exact_frames_run = 0
+
+    def _run_exact_frame(self) -> np.ndarray:
+        """The exact model's next frame; a long run moves on to the compiled line kernel."""
+        self._exact_frames_run += 1
+        if self._exact_frames_run == LINE_KERNEL_AFTER_FRAMES:
+            self._exact.use_line_kernel()
+        return self._exact.run_frame()
 
     def _receive_until(self, update: int) -> None:
         """Apply the upload's writes that land by update ``update``, each at its clock."""
@@ -181,7 +196,7 @@ class RunSession:
         while machine.frame_index < frame:
             if self._pending:  # frames during the upload: the program is still changing
                 self._receive_until((machine.frame_index + 1) * CLOCKS_PER_FRAME)
-                machine.run_frame()
+                self._run_exact_frame()
                 continue
             if self._period is None:
                 key = hashlib.blake2b(machine.periodic_state(), digest_size=16).digest()
@@ -199,7 +214,7 @@ class RunSession:
                     f"frame {frame:,} is out of reach: the exact model runs every frame from reset, and this "
                     f"program's state has not repeated in its first {MAX_EXACT_FRAMES_WITHOUT_REPEAT:,} frames "
                     "(choose an earlier frame, or a higher --fps for an animation)")
-            machine.run_frame()
+            self._run_exact_frame()
 
     # -- RGB, as the command line wants it ----------------------------------------------
 
@@ -210,21 +225,37 @@ class RunSession:
         return to_rgb(self.frame_with_rt_colours(rt), scale)
 
     def animation(self, count: int, fps: float, scale: int = BLOCK) -> Iterator[np.ndarray]:
+        """RGB frames of an animation; each a new array. Full-size frames of a long one are
+        converted by the compiled converter (a compile, then ~40 µs a frame)."""
+        compiled = scale == BLOCK and count >= LINE_KERNEL_AFTER_FRAMES
         for colours in self.frames_colours(self.animation_frames(count, fps)):
-            yield to_rgb(colours, scale)
+            yield to_rgb(colours, scale, compiled)
 
 
-def to_rgb(colours: np.ndarray, scale: int = BLOCK) -> np.ndarray:
+def to_rgb(colours: np.ndarray, scale: int = BLOCK, compiled: bool = False) -> np.ndarray:
     """6-bit colours → RGB; ``scale`` pixels per dekapixel (10 = the real 640×480 frame).
 
     Other scales sample each 10×10 block at its centre and repeat it ``scale`` times,
-    so ``scale=1`` gives the 64×48 logical picture.
+    so ``scale=1`` gives the 64×48 logical picture. ``compiled`` converts with
+    :func:`.rgb.colours_to_rgb` (for many frames: it is compiled on first use).
     """
     if scale < 1:
         raise InputError(f"scale must be a positive whole number, got {scale}")
     if scale == BLOCK:
-        return colours6_to_rgb(colours)
-    return scale_nearest(colours6_to_rgb(colours[BLOCK // 2::BLOCK, BLOCK // 2::BLOCK]), scale)
+        if compiled:
+            return colours_to_rgb(colours6(colours))
+        return np.take(PALETTE, colours6(colours), axis=0)
+    return scale_nearest(np.take(PALETTE, colours6(colours[BLOCK // 2::BLOCK, BLOCK // 2::BLOCK]), axis=0), scale)
+
+
+def colours6(colours: np.ndarray) -> np.ndarray:
+    """``colours`` checked to be 6-bit colours (0..63), as uint8."""
+    colours = np.asarray(colours)
+    if colours.dtype.kind not in "ui":
+        raise InputError(f"6-bit colours must be integers, got {colours.dtype}")
+    if colours.size and (colours.min() < 0 or colours.max() > 63):
+        raise InputError(f"6-bit colours must be 0..63, got values {colours.min()}..{colours.max()}")
+    return colours.astype(np.uint8, copy=False)
 
 
 def animation_frames(count: int, fps: float) -> list[int]:

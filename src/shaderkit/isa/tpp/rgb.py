@@ -25,8 +25,10 @@ PIXELS_PER_GROUP = 4  # four RGB pixels are exactly three 32-bit words
 
 
 def packed_palette() -> np.ndarray:
-    """Colour → R | G << 8 | B << 16 (the byte order of RGB in a little-endian word)."""
-    palette = palette_rgb6().astype(np.int64)
+    """Byte → R | G << 8 | B << 16 of its low six bits (the byte order of RGB in a
+    little-endian word). 256 entries, so that no byte reads outside the table; callers
+    pass 6-bit colours (``to_rgb`` checks them)."""
+    palette = palette_rgb6().astype(np.int64)[np.arange(256) & 63]
     return palette[:, 0] | palette[:, 1] << 8 | palette[:, 2] << 16
 
 
