@@ -356,3 +356,65 @@ def test_each_example_runs_alike_compiled_and_interpreted(source):
         starts.append(pc)
         pc += int(table[pc, 1])
     assert table[starts, 0].all()
+
+
+# --- run_long (what `shaderkit run -m vp1` uses): interpreted, then compiled, alike -----------
+
+
+@pytest.fixture
+def early_switch(monkeypatch):
+    """run_long switching after a few bundles (the kernel ready) or a few more (to compile)."""
+    monkeypatch.setattr(compiled, "CACHED_SWITCH", 7)
+    monkeypatch.setattr(compiled, "COLD_SWITCH", 19)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from(["before", "after", "always"]),
+       st.booleans(), st.sampled_from([1, 2, 4]), st.booleans(), st.booleans())
+def test_random_programs_run_long_as_interpreted(seed, loop_taken, exit_delay_slot, depth, ret_delay, ready):
+    generator = random.Random(seed)
+    words = random_program(generator, generator.randrange(4, 40))
+    choices = {"loop_taken": loop_taken, "exit_delay_slot": exit_delay_slot, "return_stack_depth": depth,
+               "ret_delay_slot": ret_delay}
+    interpreted = random_machine(words, seed, **choices)
+    fast = random_machine(words, seed, **choices)
+    budget = generator.randrange(1, 300)
+    with pytest.MonkeyPatch.context() as patch:  # a switch inside the run, mid delay slot or call
+        patch.setattr(compiled, "CACHED_SWITCH", generator.randrange(1, 12))
+        patch.setattr(compiled, "COLD_SWITCH", generator.randrange(12, 40))
+        patch.setattr(compiled, "kernel_ready", lambda: ready)
+        assert outcome(fast, lambda: compiled.run_long(fast, budget)) == \
+            outcome(interpreted, lambda: interpreted.run(budget))
+
+
+@pytest.mark.parametrize("source", EXAMPLES, ids=[path.stem for path in EXAMPLES])
+def test_each_example_runs_long_as_interpreted(source, early_switch):
+    interpreted, _ = example_machine(source)
+    fast, _ = example_machine(source)
+    assert outcome(fast, lambda: compiled.run_long(fast, 100_000)) == \
+        outcome(interpreted, lambda: interpreted.run(100_000))
+
+
+@pytest.mark.parametrize("budget", [5, 7, 8, 500, 100_000])
+def test_run_long_spends_the_budget_and_says_so_as_the_interpreter_does(budget, early_switch):
+    from shaderkit.isa.vp1 import Vp1
+    image = Vp1().assemble(BENCH_PROGRAM, "<bench>").image
+    interpreted, fast = Vp1Machine(image), Vp1Machine(image)
+    assert outcome(fast, lambda: compiled.run_long(fast, budget)) == \
+        outcome(interpreted, lambda: interpreted.run(budget))
+
+
+def test_a_short_run_never_reaches_the_kernel(monkeypatch):
+    def no_kernel():
+        raise AssertionError("the kernel was asked for")
+    monkeypatch.setattr(compiled, "kernel", no_kernel)
+    from shaderkit.isa.vp1 import Vp1
+    image = Vp1().assemble(BENCH_PROGRAM, "<bench>").image  # 772 bundles
+    machine = Vp1Machine(image)
+    assert compiled.run_long(machine).bundles == 772 and machine.exited
+
+
+def test_the_kernel_is_ready_once_compiled():
+    from shaderkit.isa.vp1 import Vp1
+    compiled.run_compiled(Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image))
+    assert compiled.kernel_ready()

@@ -16,6 +16,10 @@ of :mod:`.datastore`) and ``--state`` (JSON: register file → list of values, t
 replacing it) and ``--image-out FILE`` writes the data store after the run as a picture, both
 in the layout of :mod:`.pictures` (a 64×128 greyscale picture at stride 0).
 
+Without ``--trace`` the run goes on in the compiled loop once it proves long
+(:func:`.compiled.run_long`: after 20,000 bundles when the kernel is in the disk cache, after
+600,000 when it must be compiled), with the same results as the interpreter's.
+
 The one-line summary it returns says how the program ended. A word with no model (DMA, FIFO,
 undocumented opcodes), a program that runs off its words, a return-stack error and an
 exhausted bundle budget are :class:`~shaderkit.core.diagnostics.InputError`\\ s: one line, exit
@@ -71,8 +75,12 @@ def run_command(processor, program: str | None, output: str | None, options: dic
     def show_bundle(address, bundle, before, before_store):
         echo(trace_text(processor, address, bundle, before, machine.state, before_store, machine.data_store))
 
-    result = machine.run(max_bundles=options.get("max_bundles") or 1_000_000,
-                         trace=show_bundle if options.get("trace") else None)
+    max_bundles = options.get("max_bundles") or 1_000_000
+    if options.get("trace"):
+        result = machine.run(max_bundles=max_bundles, trace=show_bundle)
+    else:  # the interpreter, going on in the compiled loop once the run proves long (same results)
+        from .compiled import run_long
+        result = run_long(machine, max_bundles)
     if options.get("dump"):
         echo(dump_text(start, machine.state, start_store, machine.data_store))
     pictures = [path for path in (image_out, output) if path is not None and path.lower().endswith(".png")]

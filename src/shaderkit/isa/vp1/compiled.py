@@ -107,6 +107,56 @@ def kernel():
     return run
 
 
+def kernel_ready() -> bool:
+    """Whether the kernel's first call is cheap: compiled in this process already, or found in
+    the disk cache (Numba's index of it holds an entry for this source)."""
+    run = kernel()
+    if run.signatures:
+        return True
+    try:
+        return bool(run._cache._cache_file._load_index())
+    except Exception:  # no cache (no usable directory) or another Numba's layout: compile
+        return False
+
+
+# When run_long goes on in the compiled loop: once interpreting has taken about as long as the
+# kernel's first call would (a rule that costs at most twice the better choice in hindsight).
+# The interpreter runs about 45,000 bundles/s; loading the cached kernel takes about 0.3 s,
+# compiling it about 15 s.
+CACHED_SWITCH = 20_000
+COLD_SWITCH = 600_000
+
+
+def run_long(machine, max_bundles: int = 1_000_000):
+    """``machine.run(max_bundles)`` — the same result, state, data store and errors — that goes
+    on in the compiled loop (:func:`run_compiled`) once the run proves long: after
+    :data:`CACHED_SWITCH` bundles where the kernel is ready (:func:`kernel_ready`), after
+    :data:`COLD_SWITCH` where it must be compiled first. Short runs never touch Numba."""
+    from .machine import RunResult
+    start = machine.bundles
+
+    def interpret(bundles: int) -> None:
+        until = start + min(bundles, max_bundles)
+        while not machine.exited and machine.bundles < until:
+            machine.step()
+
+    interpret(CACHED_SWITCH)
+    if not machine.exited and max_bundles > CACHED_SWITCH and not kernel_ready():
+        interpret(COLD_SWITCH)
+    if machine.exited:
+        return RunResult(machine.bundles - start, machine.exit_code, machine.interrupt, machine.pc)
+    if machine.bundles - start >= max_bundles:
+        raise _bundle_limit(machine, max_bundles)
+    return run_compiled(machine, max_bundles, counted_from=start)
+
+
+def _bundle_limit(machine, max_bundles: int):
+    """The error ``Vp1Machine.run`` raises when the budget is spent, as it says it."""
+    from .machine import BundleLimit
+    return BundleLimit(f"stopped after {max_bundles:,} bundles without exit (at word {machine.pc:#x}); "
+                       "raise --max-bundles if the program needs more")
+
+
 class CompiledProgram:
     """The decoded program of one machine (rebuilt when its program or empty scalar word changes)."""
 
@@ -142,21 +192,21 @@ def _write_back(machine, arrays) -> None:
     machine.store.data[:] = store.astype(np.uint8).tobytes()
 
 
-def run_compiled(machine, max_bundles: int = 1_000_000):
+def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None = None):
     """``machine.run(max_bundles)`` with compiled bundles where they apply (module docstring);
-    the same result, state, data store and errors."""
-    from .machine import BundleLimit, RunResult
+    the same result, state, data store and errors. ``counted_from``: the machine's bundle count
+    the budget and the result count from (default: where it is now), for a run begun elsewhere."""
+    from .machine import RunResult
     compiled = getattr(machine, "_compiled_program", None)
     if compiled is None or not compiled.fits(machine):
         compiled = machine._compiled_program = CompiledProgram(machine)
     run = kernel()
-    start = machine.bundles
+    start = machine.bundles if counted_from is None else counted_from
     loop_rule = LOOP_RULE_CODES[machine.loop_taken]
     while not machine.exited:
         left = max_bundles - (machine.bundles - start)
-        if left <= 0:  # as Vp1Machine.run says it
-            raise BundleLimit(f"stopped after {max_bundles:,} bundles without exit (at word {machine.pc:#x}); "
-                              "raise --max-bundles if the program needs more")
+        if left <= 0:
+            raise _bundle_limit(machine, max_bundles)
         flow = np.array([machine.pc, NONE if machine.redirect is None else machine.redirect,
                          int(machine.stop_after_next), int(machine.exited), machine.exit_code,
                          int(machine.interrupt), machine.bundles, int(machine.redirect_is_call),
