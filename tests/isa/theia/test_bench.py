@@ -2,7 +2,8 @@
 Möller–Trumbore baseline finds exactly the emulator's hits (hit mask, winning triangle and
 LAST_t word per pixel, read back through a user pixel shader), also on a scene built to
 reach the V1 corner cases (hits at t ≥ 250.0, a triangle behind the camera, an exact tie),
-and run_benchmark returns every figure. No timing is asserted."""
+so do the hit test alone, its hoisted variant and the compiled limit kernel, and
+run_benchmark returns every figure (best and median). No timing is asserted."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ from shaderkit.isa.theia.bench import (
     DIFFUSE_INDEX_SHIFT,
     LAST_T_RESET,
     bench_scene,
+    direct_hit_test,
     direct_hits,
+    limit_hit_test,
     make_scene,
+    ray_directions,
     run_benchmark,
     triangle_words,
 )
@@ -178,14 +182,52 @@ def test_direct_hits_match_the_emulator_on_the_corner_cases():
 # --------------------------------------------------------------------------- the benchmark
 
 
+FIGURES = ("emulator_tests_per_s", "direct_tests_per_s", "direct_hoisted_tests_per_s", "emulator_hit_tests_per_s",
+           "direct_hit_tests_per_s", "limit_tests_per_s")
+
+
 def test_run_benchmark_figures():
     results = run_benchmark(seconds=0.2)
     figures = json.loads(json.dumps(results.figures))
-    for key in ("emulator_tests_per_s", "direct_tests_per_s", "direct_hoisted_tests_per_s", "ratio", "seconds"):
+    for key in FIGURES:
+        for name in (key, f"{key}_median"):
+            assert math.isfinite(figures[name]) and figures[name] > 0, name
+        assert figures[key] >= figures[f"{key}_median"]  # the best round is at least as fast
+    for key in ("emulator_vs_direct", "emulator_hit_vs_direct_hit", "limit_vs_emulator_hit", "ratio", "seconds",
+                "compile_s", "limit_compile_s"):
         assert math.isfinite(figures[key]) and figures[key] > 0, key
-    assert figures["ratio"] == pytest.approx(figures["direct_tests_per_s"] / figures["emulator_tests_per_s"])
+    assert figures["emulator_vs_direct"] == pytest.approx(figures["emulator_tests_per_s"] / figures["direct_tests_per_s"])
+    assert figures["limit_vs_emulator_hit"] == pytest.approx(
+        figures["limit_tests_per_s"] / figures["emulator_hit_tests_per_s"])
+    assert figures["ratio"] == pytest.approx(1 / figures["emulator_vs_direct"])
+    assert figures["compile_state"] in ("compiled", "cache", "ready")
+    assert figures["limit_compile_state"] in ("compiled", "cache", "ready")
+    assert figures["cpu_count"] >= 1 and figures["numba_threads"] >= 1
     assert (figures["width"], figures["height"], figures["triangles"]) == (128, 128, 32)
     assert figures["emulator_tests"] == 128 * 128 * 32
     assert figures["rounds"] >= 2
     report = results.report()
-    assert "ray-triangle tests/s" in report and "direct / emulator" in report
+    assert "hit test alone" in report and "limit" in report and "median" in report
+
+
+# --------------------------------------------------------------------------- the hit test alone
+
+
+def test_every_hit_test_finds_the_same_hits(scene, direct):
+    directions = ray_directions(scene)
+    for other in (direct_hit_test(scene, directions), direct_hit_test(scene, directions, hoist=True),
+                  limit_hit_test(scene, directions)):
+        for ours, theirs in zip(direct, other):
+            assert np.array_equal(ours, theirs)
+    machine = TheiaMachine()
+    tiles = machine.ray_tiles(scene)
+    for _ in range(2):  # the emulator's hit test may run again on the same tiles
+        hit = np.concatenate([machine.hit_test(core, scene, core_of_lane) for core, core_of_lane in tiles])
+        assert np.array_equal(hit, direct.hit.reshape(-1))
+
+
+def test_limit_kernel_on_the_corner_cases():
+    scene = corner_case_scene()
+    direct = direct_hits(scene)
+    for ours, theirs in zip(direct, limit_hit_test(scene, ray_directions(scene))):
+        assert np.array_equal(ours, theirs)

@@ -31,11 +31,14 @@ from .compiled_units import (
     WORD_MASK,
     ZERO,
     add,
+    called_add,
+    called_magnitude_sqrt,
+    called_multiply,
+    called_sub,
     compare,
+    cross,
     divide,
-    magnitude_sqrt,
-    multiply,
-    splice,
+    dot,
     sub,
 )
 
@@ -122,52 +125,27 @@ def low_word(wide):
 
 @jit
 def alu(operation, a0, a1, a2, b0, b1, b2):
-    """One lane of one ALU operation: the three result words (semantics.i_<MNEMONIC> for one lane)."""
-    if operation == ADD:
-        return add(a0, b0), add(a1, b1), add(a2, b2)
-    if operation == SUB:
-        return sub(a0, b0), sub(a1, b1), sub(a2, b2)
-    if operation == DIV:
-        # Rows from DOT hold one value thrice: divide once where the lanes repeat.
-        x = divide(a0, b0)
-        y = x if a1 == a0 and b1 == b0 else divide(a1, b1)
-        z = y if a2 == a1 and b2 == b1 else divide(a2, b2)
-        return x, y, z
+    """One lane of one of the operations :func:`run_alu` has no loop for: the three result words
+    (``semantics.i_<MNEMONIC>`` for one lane)."""
     if operation == MUL:
-        return (low_word(multiply(a0, b0, True)), low_word(multiply(a1, b1, True)),
-                low_word(multiply(a2, b2, True)))
-    if operation == DOT:
-        dot = splice(multiply(a0, b0, True) + multiply(a1, b1, True) + multiply(a2, b2, True))
-        return dot, dot, dot
-    if operation == CROSS:
-        return (splice(multiply(a1, b2, True) - multiply(a2, b1, True)),
-                splice(multiply(a2, b0, True) - multiply(a0, b2, True)),
-                splice(multiply(a0, b1, True) - multiply(a1, b0, True)))
-    if operation == COPY:
-        return a0, a1, a2
-    if operation == ZERO_ROW:
-        return ZERO, ZERO, ZERO
-    if operation == SETX:
-        return a0, b1, b2
-    if operation == SETY:
-        return b0, a0, b2
-    if operation == SETZ:
-        return b0, b1, a0
+        return (low_word(called_multiply(a0, b0, True)), low_word(called_multiply(a1, b1, True)),
+                low_word(called_multiply(a2, b2, True)))
     if operation == MAG:
-        length = magnitude_sqrt(multiply(a0, a0, True) + multiply(a1, a1, True) + multiply(a2, a2, True))
+        squares = called_multiply(a0, a0, True) + called_multiply(a1, a1, True) + called_multiply(a2, a2, True)
+        length = called_magnitude_sqrt(squares)
         return length, length, length
     if operation == INC:
-        return add(a0, ONE), add(a1, ONE), add(a2, ONE)
+        return called_add(a0, ONE), called_add(a1, ONE), called_add(a2, ONE)
     if operation == DEC:
-        return sub(a0, ONE), sub(a1, ONE), sub(a2, ONE)
+        return called_sub(a0, ONE), called_sub(a1, ONE), called_sub(a2, ONE)
     if operation == INCX:
-        return add(a0, ONE), a1, a2
+        return called_add(a0, ONE), a1, a2
     if operation == INCY:
-        return a0, add(a1, ONE), a2
+        return a0, called_add(a1, ONE), a2
     if operation == INCZ:
-        return a0, a1, add(a2, ONE)
+        return a0, a1, called_add(a2, ONE)
     if operation == MULP:
-        return a0, a1, low_word(multiply(a0, a1, True))
+        return a0, a1, low_word(called_multiply(a0, a1, True))
     if operation == MOD:
         return a0 & low_word(b0 - ONE), a1 & low_word(b1 - ONE), a2 & low_word(b2 - ONE)
     if operation == FRAC:
@@ -177,8 +155,8 @@ def alu(operation, a0, a1, a2, b0, b1, b2):
     if operation == XCHANGEX:
         return b0, a1, a2
     if operation == IMUL:
-        return (low_word(multiply(a0, b0, False)), low_word(multiply(a1, b1, False)),
-                low_word(multiply(a2, b2, False)))
+        return (low_word(called_multiply(a0, b0, False)), low_word(called_multiply(a1, b1, False)),
+                low_word(called_multiply(a2, b2, False)))
     if operation == UNSCALE:
         return a0 >> SCALE, a1 >> SCALE, a2 >> SCALE
     if operation == SWIZZLE3D:
@@ -202,82 +180,89 @@ def alu(operation, a0, a1, a2, b0, b1, b2):
 
 
 @jit
-def run_alu(step, rows, chosen, group, group_size):
-    """The ALU step ``step`` (a table row) on the group's lanes.
+def run_alu(step, a0, a1, a2, b0, b1, b2, d0, d1, d2, count):
+    """The ALU step ``step`` (a table row) on ``count`` lanes of operand words A (``a0..a2``) and B,
+    results into D: lane j of each is element j.
 
-    The operations the default microcode runs most have a loop of their own (one dispatch
-    per group, not per lane); the others go through :func:`alu` lane by lane.
+    The arrays are views of the register file when the group is one contiguous run of lanes
+    (D may then be A or B: every lane reads its operands before it writes), else gathered
+    copies. Plain loops over j vectorise. The operations the default microcode runs most
+    have a loop of their own; the others go through :func:`alu` lane by lane.
     """
-    dst = step[DST]
     operation = step[OPERATION]
-    s1 = step[S1]
-    s2 = step[S2]
     if operation == COPY:
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            for k in range(3):
-                rows[dst, k, lane] = rows[s1, k, lane]
+        for j in range(count):
+            d0[j], d1[j], d2[j] = a0[j], a1[j], a2[j]
     elif operation == ZERO_ROW:
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            for k in range(3):
-                rows[dst, k, lane] = 0
+        for j in range(count):
+            d0[j], d1[j], d2[j] = 0, 0, 0
     elif operation == SETX or operation == SETY or operation == SETZ:
-        # Type II: the result is the old DST with one lane replaced by the immediate.
+        # Type II: the old DST (B) with one lane replaced by the immediate.
         value = np.uint32(step[IMMEDIATE])
-        k = operation - SETX
-        for j in range(group_size):
-            rows[dst, k, chosen[group[j]]] = value
-    elif operation == ADD or operation == SUB:
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            for k in range(3):
-                a = U64(rows[s1, k, lane])
-                b = U64(rows[s2, k, lane])
-                rows[dst, k, lane] = np.uint32(add(a, b) if operation == ADD else sub(a, b))
+        for j in range(count):
+            d0[j], d1[j], d2[j] = b0[j], b1[j], b2[j]
+        target = d0 if operation == SETX else d1 if operation == SETY else d2
+        for j in range(count):
+            target[j] = value
+    elif operation == ADD:
+        for j in range(count):
+            d0[j] = add(U64(a0[j]), U64(b0[j]))
+            d1[j] = add(U64(a1[j]), U64(b1[j]))
+            d2[j] = add(U64(a2[j]), U64(b2[j]))
+    elif operation == SUB:
+        for j in range(count):
+            d0[j] = sub(U64(a0[j]), U64(b0[j]))
+            d1[j] = sub(U64(a1[j]), U64(b1[j]))
+            d2[j] = sub(U64(a2[j]), U64(b2[j]))
     elif operation == CROSS:
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            a0, a1, a2 = U64(rows[s1, 0, lane]), U64(rows[s1, 1, lane]), U64(rows[s1, 2, lane])
-            b0, b1, b2 = U64(rows[s2, 0, lane]), U64(rows[s2, 1, lane]), U64(rows[s2, 2, lane])
-            rows[dst, 0, lane] = np.uint32(splice(multiply(a1, b2, True) - multiply(a2, b1, True)))
-            rows[dst, 1, lane] = np.uint32(splice(multiply(a2, b0, True) - multiply(a0, b2, True)))
-            rows[dst, 2, lane] = np.uint32(splice(multiply(a0, b1, True) - multiply(a1, b0, True)))
+        for j in range(count):
+            x, y, z = cross(U64(a0[j]), U64(a1[j]), U64(a2[j]), U64(b0[j]), U64(b1[j]), U64(b2[j]))
+            d0[j], d1[j], d2[j] = x, y, z
     elif operation == DOT:
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            total = ZERO
-            for k in range(3):
-                total += multiply(U64(rows[s1, k, lane]), U64(rows[s2, k, lane]), True)
-            dot = np.uint32(splice(total))
-            for k in range(3):
-                rows[dst, k, lane] = dot
+        for j in range(count):
+            word = dot(U64(a0[j]), U64(a1[j]), U64(a2[j]), U64(b0[j]), U64(b1[j]), U64(b2[j]))
+            d0[j], d1[j], d2[j] = word, word, word
     elif operation == DIV:
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            a0, a1, a2 = U64(rows[s1, 0, lane]), U64(rows[s1, 1, lane]), U64(rows[s1, 2, lane])
-            b0, b1, b2 = U64(rows[s2, 0, lane]), U64(rows[s2, 1, lane]), U64(rows[s2, 2, lane])
-            # Rows from DOT hold one value thrice: divide once where the lanes repeat.
-            x = divide(a0, b0)
-            y = x if a1 == a0 and b1 == b0 else divide(a1, b1)
-            z = y if a2 == a1 and b2 == b1 else divide(a2, b2)
-            rows[dst, 0, lane] = np.uint32(x)
-            rows[dst, 1, lane] = np.uint32(y)
-            rows[dst, 2, lane] = np.uint32(z)
+        for j in range(count):
+            x = divide(U64(a0[j]), U64(b0[j]))
+            y = divide(U64(a1[j]), U64(b1[j]))
+            z = divide(U64(a2[j]), U64(b2[j]))
+            d0[j], d1[j], d2[j] = x, y, z
     else:
         has_immediate = step[HAS_IMMEDIATE] != 0
         immediate = U64(step[IMMEDIATE])
-        for j in range(group_size):
-            lane = chosen[group[j]]
+        for j in range(count):
             if has_immediate:  # type II: A = (IMM, 0, 0)
-                a0, a1, a2 = immediate, ZERO, ZERO
+                x, y, z = immediate, ZERO, ZERO
             else:
-                a0, a1, a2 = U64(rows[s1, 0, lane]), U64(rows[s1, 1, lane]), U64(rows[s1, 2, lane])
-            b0, b1, b2 = U64(rows[s2, 0, lane]), U64(rows[s2, 1, lane]), U64(rows[s2, 2, lane])
-            r0, r1, r2 = alu(operation, a0, a1, a2, b0, b1, b2)
-            rows[dst, 0, lane] = np.uint32(r0)
-            rows[dst, 1, lane] = np.uint32(r1)
-            rows[dst, 2, lane] = np.uint32(r2)
+                x, y, z = U64(a0[j]), U64(a1[j]), U64(a2[j])
+            x, y, z = alu(operation, x, y, z, U64(b0[j]), U64(b1[j]), U64(b2[j]))
+            d0[j], d1[j], d2[j] = x, y, z
+
+
+@jit
+def run_alu_on_group(step, rows, ids, count, dense, scratch):
+    """:func:`run_alu` for the group's lanes ``ids[:count]``: on views of the register file when
+    they are one contiguous run, else on copies gathered into ``scratch`` (9 × lanes) and
+    scattered back."""
+    s1, s2, dst = step[S1], step[S2], step[DST]
+    if dense:
+        first, end = ids[0], ids[0] + count
+        run_alu(step, rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end],
+                rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end],
+                rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end], count)
+        return
+    for j in range(count):
+        lane = ids[j]
+        for k in range(3):
+            scratch[k, j] = rows[s1, k, lane]
+            scratch[3 + k, j] = rows[s2, k, lane]
+    run_alu(step, scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5],
+            scratch[6], scratch[7], scratch[8], count)
+    for j in range(count):
+        lane = ids[j]
+        for k in range(3):
+            rows[dst, k, lane] = scratch[6 + k, j]
 
 
 @jit
@@ -289,6 +274,8 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
     divides them, ``pcs`` holds each lane's and ``live_lanes`` the lanes not yet returned.
     """
     count = chosen.shape[0]
+    ids = np.empty(count, dtype=np.int64)   # the group's register-file columns
+    scratch = np.empty((9, count), dtype=np.uint32)
     pcs = np.empty(count, dtype=np.int64)
     live_lanes = np.arange(count)
     group = np.arange(count)
@@ -311,13 +298,18 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
             return NO_CODE, pc
         index = index_of[pc]
         step = table[index]
+        first = chosen[group[0]]
+        gaps = 0   # lanes out of one contiguous run from ``first``
         for j in range(group_size):
-            executed[chosen[group[j]]] += 1
+            lane = chosen[group[j]]
+            ids[j] = lane
+            executed[lane] += 1
+            gaps += lane != first + j
         kind = step[KIND]
         next_pc = pc + 1
         if kind == simt.ALU:
             if step[STORES]:  # a dropped write has no other effect: skip the arithmetic
-                run_alu(step, rows, chosen, group, group_size)
+                run_alu_on_group(step, rows, ids, group_size, gaps == 0, scratch)
         elif kind == simt.JUMP:
             lane_index = step[JUMP_LANE]
             test = step[JUMP_TEST]
@@ -326,7 +318,7 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
             target = step[TARGET]
             taken_count = 0
             for j in range(group_size):
-                lane = chosen[group[j]]
+                lane = ids[j]
                 if compare(test, U64(rows[s1, lane_index, lane]), U64(rows[s2, lane_index, lane])):
                     pcs[group[j]] = target
                     taken_count += 1
@@ -344,7 +336,7 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
             if step[STORES]:
                 value = np.uint32(step[IMMEDIATE])
                 for j in range(group_size):
-                    lane = chosen[group[j]]
+                    lane = ids[j]
                     rows[step[DST], 0, lane] = value
                     rows[step[DST], 1, lane] = value
                     rows[step[DST], 2, lane] = value

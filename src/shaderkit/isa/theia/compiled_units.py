@@ -38,17 +38,21 @@ DIGIT_MASK = U64(3)
 TWO = U64(2)
 
 # The compare tests of §4.6, numbered as fixedpoint.COMPARE_TESTS lists them.
+# Numba does not inline one compiled function into another, and a call costs more than most
+# units (it also stops loops over lanes from vectorising): units are inlined where compiled
+# code calls them. Code where speed matters less calls the ``called_*`` copies, compiled
+# once as functions, which keeps the kernel's compile time down.
 TEST_G, TEST_L, TEST_EQ, TEST_NE, TEST_GE, TEST_LE = range(len(fixedpoint.COMPARE_TESTS))
 COMPARE_TEST_CODES = {test: code for code, test in enumerate(fixedpoint.COMPARE_TESTS)}
 
 
-@jit
+@jit(inline="always")
 def negative_mask(word):
     """All ones (64 bits) when bit 31 of ``word`` is set, else 0: selects without a branch."""
     return ZERO - ((word >> SHIFT_SIGN) & ONE_BIT)
 
 
-@jit
+@jit(inline="always")
 def magnitude(word):
     """``|w|`` of a 32-bit word; ``|0x8000_0000|`` stays ``0x8000_0000``."""
     # Branch free: signs are data, and a mispredicted branch costs more than the arithmetic.
@@ -56,27 +60,27 @@ def magnitude(word):
     return ((word ^ mask) - mask) & WORD_MASK
 
 
-@jit
+@jit(inline="always")
 def splice(wide):
     """The adder's T(): bit 63 of the 64-bit value becomes bit 31, bits 30..0 are kept."""
     return ((wide >> SHIFT_WORD) & SIGN_BIT) | (wide & LOW_31_BITS)
 
 
-@jit
+@jit(inline="always")
 def add(a, b):
     """T(sx(a) + sx(b)), in 32 bits: flip bit 31 of the wrapped sum when the signed sum overflowed."""
     total = (a + b) & WORD_MASK
     return total ^ ((total ^ a) & ~(a ^ b) & SIGN_BIT)
 
 
-@jit
+@jit(inline="always")
 def sub(a, b):
     """T(sx(a) − sx(b)), in 32 bits like :func:`add`."""
     difference = (a - b) & WORD_MASK
     return difference ^ ((difference ^ a) & (a ^ b) & SIGN_BIT)
 
 
-@jit
+@jit(inline="always")
 def multiply(a, b, scaled):
     """The radix-4 sign-magnitude multiplier m(a, b) (``scaled``) or mi(a, b): 64-bit two's-complement bits.
 
@@ -85,35 +89,42 @@ def multiply(a, b, scaled):
     """
     magnitude_a = magnitude(a)
     magnitude_b = magnitude(b)
-    product = magnitude_a * magnitude_b
-    if magnitude_a > LARGEST_EXACT_MULTIPLICAND:
-        carry_3a = ONE_BIT
-        if magnitude_a > LARGEST_3A_BELOW_2_33:
-            carry_3a = TWO
-        carry_2a = magnitude_a >> SHIFT_SIGN
-        digits_high_bits = magnitude_b >> ONE_BIT
-        digits_equal_3 = magnitude_b & digits_high_bits & DIGIT_LOW_BITS
-        digits_equal_2 = digits_high_bits & ~magnitude_b & DIGIT_LOW_BITS
-        product -= (carry_3a * digits_equal_3 + carry_2a * digits_equal_2) << SHIFT_WORD
+    # Branch free, so loops over lanes vectorise: both carries are 0 in the exact range.
+    carry_3a = U64(magnitude_a > LARGEST_EXACT_MULTIPLICAND) + U64(magnitude_a > LARGEST_3A_BELOW_2_33)
+    carry_2a = magnitude_a >> SHIFT_SIGN
+    digits_high_bits = magnitude_b >> ONE_BIT
+    digits_equal_3 = magnitude_b & digits_high_bits & DIGIT_LOW_BITS
+    digits_equal_2 = digits_high_bits & ~magnitude_b & DIGIT_LOW_BITS
+    product = magnitude_a * magnitude_b - ((carry_3a * digits_equal_3 + carry_2a * digits_equal_2) << SHIFT_WORD)
     if scaled:
         product >>= SCALE
     sign = negative_mask(a ^ b)
     return (product ^ sign) - sign
 
 
-@jit
+@jit(inline="always")
 def divide(a, b):
-    """Sign-magnitude ``(|a| << 17) / |b|`` truncated, bits 30..0 kept; ``|b| = 0`` gives 0x0FFF_FFFF (§4.4)."""
+    """Sign-magnitude ``(|a| << 17) / |b|`` truncated, bits 30..0 kept; ``|b| = 0`` gives 0x0FFF_FFFF (§4.4).
+
+    The quotient is taken through float64 and settled exactly: the numerator (< 2^49) and
+    divisor are exact doubles, so the float quotient is within one of the truth, and one
+    integer multiply decides. Unlike an integer division this vectorises over lanes.
+    """
     magnitude_b = magnitude(b)
+    numerator = magnitude(a) << SCALE
+    divisor = magnitude_b | U64(magnitude_b == ZERO)   # 1 in place of 0; that result is replaced below
+    quotient = U64(np.float64(numerator) / np.float64(divisor))
+    product = quotient * divisor
+    quotient -= U64(product > numerator)
+    quotient += U64(numerator - (quotient * divisor) >= divisor)
+    quotient &= LOW_31_BITS
     if magnitude_b == ZERO:
         quotient = DIVIDE_BY_ZERO_MAGNITUDE
-    else:
-        quotient = ((magnitude(a) << SCALE) // magnitude_b) & LOW_31_BITS
     sign = negative_mask(a ^ b)
     return ((quotient ^ sign) - sign) & WORD_MASK
 
 
-@jit
+@jit(inline="always")
 def magnitude_sqrt(wide):
     """The MAG square-root unit on a 64-bit sum of squares (§4.3), as a 32-bit word.
 
@@ -146,13 +157,13 @@ def magnitude_sqrt(wide):
     return result
 
 
-@jit
+@jit(inline="always")
 def signed_greater(a, b):
     """Two's-complement a > b of 32-bit words: flipping bit 31 maps signed order onto unsigned."""
     return (a ^ SIGN_BIT) > (b ^ SIGN_BIT)
 
 
-@jit
+@jit(inline="always")
 def compare(test, a, b):
     """The compare-jump condition ``test`` (a ``TEST_*`` code) on two 32-bit words (§4.6)."""
     if test == TEST_G:
@@ -167,3 +178,23 @@ def compare(test, a, b):
     if test == TEST_GE:
         return signed_greater(a, b) or equal
     return (not signed_greater(a, b)) or equal
+
+
+@jit(inline="always")
+def dot(a0, a1, a2, b0, b1, b2):
+    """DOT's word: T() of the 64-bit sum of the three 64-bit products (§4.2)."""
+    return splice(multiply(a0, b0, True) + multiply(a1, b1, True) + multiply(a2, b2, True))
+
+
+@jit(inline="always")
+def cross(a0, a1, a2, b0, b1, b2):
+    """CROSS's three words: each T() of the 64-bit difference of two 64-bit products (§4.2)."""
+    return (splice(multiply(a1, b2, True) - multiply(a2, b1, True)),
+            splice(multiply(a2, b0, True) - multiply(a0, b2, True)),
+            splice(multiply(a0, b1, True) - multiply(a1, b0, True)))
+
+
+called_add = jit(add.py_func)
+called_sub = jit(sub.py_func)
+called_multiply = jit(multiply.py_func)
+called_magnitude_sqrt = jit(magnitude_sqrt.py_func)
