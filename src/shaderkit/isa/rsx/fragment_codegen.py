@@ -691,7 +691,8 @@ def generate(machine: FragmentMachine, layout: Layout) -> Plan:
         parts.append(_segment_source(segment, layout, loads[number], initial[number], stores[number], state,
                                      generator, exports if number == len(segments) - 1 else None))
     return Plan("".join(parts), names, generator.breaks[:len(segments) - 1], max(len(state), 1),
-                max(generator.operand_rows, 1), max(generator.result_rows, 1), generator.uses_flow)
+                max(generator.operand_rows, 4 * max(len(layout.exports), 1)), max(generator.result_rows, 1),
+                generator.uses_flow)
 
 
 def _export_names(machine: FragmentMachine, layout: Layout) -> list[str]:
@@ -726,7 +727,7 @@ def _segment_source(segment: _Segment, layout: Layout, loads: list[str], initial
     add("        for j in range(cols):")
     add("            cx = col0 + j")
     add("            t = r * cols + j")
-    add("            g = gy * width + cx")
+    add("            g = np.uint64(gy * width + cx)")  # unsigned: no negative-index wrap to test
     add("            xf = np.float32(cx) + np.float32(0.5)")
     body = "            "
     for local in loads:
@@ -756,14 +757,22 @@ def _segment_source(segment: _Segment, layout: Layout, loads: list[str], initial
                           "_k.get_half(r0_1, 1)"]
             else:
                 colour = [f"r0_{c}" for c in range(4)]
-            for component in range(4):
-                value = f"(SENTINEL if {KILLED} else {colour[component]})" if killed else colour[component]
-                add(f"{body}out[0, g, {component}] = {value}")
+            values = [[f"(SENTINEL if {KILLED} else {colour[c]})" if killed else colour[c] for c in range(4)]]
         else:
-            for number, register in enumerate(layout.exports):
-                for component in range(4):
-                    add(f"{body}out[{number}, g, {component}] = r{register}_{component}")
+            values = [[f"r{register}_{c}" for c in range(4)] for register in layout.exports]
+        # Planar into the operand buffer first: interleaved stores in the pixel loop would keep
+        # LLVM from vectorising it. A second, plain loop interleaves them into the output.
+        for number, row in enumerate(values):
+            for component, value in enumerate(row):
+                add(f"{body}opnd[{4 * number + component}, t] = {value}")
         if killed:
             add(f"{body}outk[g] = {KILLED}")
+        add("    for r in range(rows):")
+        add("        for j in range(cols):")
+        add("            t = r * cols + j")
+        add("            g = np.uint64((row0 + r) * width + col0 + j)")
+        for number in range(len(values)):
+            for component in range(4):
+                add(f"{body}out[{number}, g, {component}] = opnd[{4 * number + component}, t]")
     source = "\n".join("    " + line for line in lines) + "\n"
     return source.replace("K_ZERO", generator.constant(0.0))
