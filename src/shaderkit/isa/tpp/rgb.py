@@ -19,7 +19,7 @@ from shaderkit.core.jit import jit
 
 from ...render.images import palette_rgb6
 
-__all__ = ["RgbFrames", "colours_to_rgb", "packed_palette"]
+__all__ = ["PACKED_PALETTE", "RgbFrames", "colours_to_rgb", "convert_line", "copy_line", "packed_palette"]
 
 PIXELS_PER_GROUP = 4  # four RGB pixels are exactly three 32-bit words
 
@@ -32,15 +32,35 @@ def packed_palette() -> np.ndarray:
     return palette[:, 0] | palette[:, 1] << 8 | palette[:, 2] << 16
 
 
-_PACKED = packed_palette()
+PACKED_PALETTE = packed_palette()
 
 
-@jit(nogil=True)
+@jit(nogil=True, inline="always")
 def _same(first, second):
-    for index in range(first.size):
-        if first[index] != second[index]:
-            return False
-    return True
+    difference = 0
+    for index in range(first.size):  # no early exit: this loop vectorises
+        difference |= first[index] ^ second[index]
+    return difference == 0
+
+
+@jit(nogil=True, inline="always")
+def convert_line(groups, packed, words):
+    """One line: ``groups`` its colours as uint32 (four pixels each), ``words`` its RGB as uint32."""
+    for group in range(groups.size):
+        four = groups[group]
+        p0 = packed[four & 255]
+        p1 = packed[(four >> 8) & 255]
+        p2 = packed[(four >> 16) & 255]
+        p3 = packed[(four >> 24) & 255]
+        words[3 * group] = (p0 | (p1 << 24)) & 0xFFFFFFFF
+        words[3 * group + 1] = ((p1 >> 8) | (p2 << 16)) & 0xFFFFFFFF
+        words[3 * group + 2] = ((p2 >> 16) | (p3 << 8)) & 0xFFFFFFFF
+
+
+@jit(nogil=True, inline="always")
+def copy_line(source, target):
+    for index in range(target.size):
+        target[index] = source[index]
 
 
 @jit(nogil=True)
@@ -59,18 +79,18 @@ def _convert(colours, packed, out, shown, known):
     for y in range(rows):
         if known and _same(lines[y], shown_lines[y]):
             continue
-        for index in range(lines.shape[1]):
-            shown_lines[y, index] = lines[y, index]
+        copy_line(lines[y], shown_lines[y])
         if y > 0 and _same(lines[y], lines[y - 1]):
-            above, here = long_words[y - 1], long_words[y]
-            for index in range(here.size):
-                here[index] = above[index]
+            copy_line(long_words[y - 1], long_words[y])
             continue
-        row, above_colours = groups[y], groups[y - 1 if y > 0 else 0]
-        here, above = words[y], words[y - 1 if y > 0 else 0]
+        if y == 0:
+            convert_line(groups[y], packed, words[y])
+            continue
+        row, above_colours = groups[y], groups[y - 1]
+        here, above = words[y], words[y - 1]
         for group in range(row.size):
             four = row[group]
-            if y > 0 and four == above_colours[group]:
+            if four == above_colours[group]:
                 here[3 * group] = above[3 * group]
                 here[3 * group + 1] = above[3 * group + 1]
                 here[3 * group + 2] = above[3 * group + 2]
@@ -98,7 +118,7 @@ def colours_to_rgb(colours: np.ndarray, out: np.ndarray | None = None) -> np.nda
     if not _fast(colours, out):
         np.take(palette_rgb6(), colours, axis=0, out=out)
         return out
-    _convert(colours, _PACKED, out.reshape(height, 3 * width), np.empty_like(colours), False)
+    _convert(colours, PACKED_PALETTE, out.reshape(height, 3 * width), np.empty_like(colours), False)
     return out
 
 
@@ -118,6 +138,6 @@ class RgbFrames:
         if not _fast(colours, self.rgb):
             return colours_to_rgb(colours, self.rgb)
         height, width = colours.shape
-        _convert(colours, _PACKED, self.rgb.reshape(height, 3 * width), self._shown, self._known)
+        _convert(colours, PACKED_PALETTE, self.rgb.reshape(height, 3 * width), self._shown, self._known)
         self._known = True
         return self.rgb

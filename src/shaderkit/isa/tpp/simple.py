@@ -22,7 +22,7 @@ import numpy as np
 from ...core.jit import compile_source, jit
 from ...render.images import palette_rgb6
 from .hardware import SlotOperation, slot_operations
-from .rgb import RgbFrames
+from .rgb import PACKED_PALETTE, colours_to_rgb, convert_line, copy_line
 from .semantics import SEMANTICS, Flag, Target, lfsr_step
 
 BLOCK = 10
@@ -150,6 +150,33 @@ def _spread(lanes, colours):
                 first[x] = colour
 
 
+@jit(nogil=True)
+def _spread_rgb(lanes, packed, line, rgb):
+    """Block colours straight to the (480, 1920) RGB frame: per block row one line of
+    colours (``line``, 640 bytes) converted once and copied to the ten lines; then block 0
+    of the first line of rows 1-47 takes its own lane."""
+    groups = line.view(np.uint32)
+    words = rgb.view(np.uint32)
+    long_words = rgb.view(np.uint64)
+    for row in range(ROWS):
+        top = row * BLOCK
+        for column in range(COLUMNS):
+            colour = lanes[row * COLUMNS + column]
+            for x in range(column * BLOCK, column * BLOCK + BLOCK):
+                line[x] = colour
+        convert_line(groups, packed, words[top])
+        for y in range(top + 1, top + BLOCK):
+            copy_line(long_words[top], long_words[y])
+        if row > 0:
+            colour = lanes[ROWS * COLUMNS + row - 1]
+            first = rgb[top]
+            red, green, blue = packed[colour] & 255, (packed[colour] >> 8) & 255, (packed[colour] >> 16) & 255
+            for x in range(BLOCK):
+                first[3 * x] = red
+                first[3 * x + 1] = green
+                first[3 * x + 2] = blue
+
+
 class SimpleModel:
     """Renders frames of a well-behaved program; each frame depends only on RT."""
 
@@ -162,8 +189,9 @@ class SimpleModel:
         self.registers = np.zeros((REGISTERS, lanes), dtype=np.uint8)
         self.flag = np.full(lanes, Flag.ALWAYS, dtype=np.uint8)
         self.palette = palette_rgb6()
-        self.rgb_frames = RgbFrames(HEIGHT, WIDTH)
+        self.picture = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
         self.colours = np.empty((HEIGHT, WIDTH), dtype=np.uint8)
+        self._line = np.empty(WIDTH, dtype=np.uint8)
         self._lanes = None
         if compiled:
             from .exact import _TABLES
@@ -175,7 +203,7 @@ class SimpleModel:
     @property
     def dispatchers(self) -> tuple:
         """The compiled functions a first call may compile (none without ``compiled``)."""
-        return () if self._lanes is None else (self._lanes, _spread)
+        return () if self._lanes is None else (self._lanes, _spread, _spread_rgb)
 
     def block_colours(self, rt: int) -> np.ndarray:
         """R0 after slot 18, per lane (6-bit colours)."""
@@ -209,13 +237,10 @@ class SimpleModel:
 
     def frame_rgb(self, rt: int) -> np.ndarray:
         """(480, 640, 3) RGB, each 2-bit channel as 85·c. Returns an internal buffer."""
-        lanes = self.block_colours(rt)
         if self._lanes is not None:
-            _spread(lanes, self.colours)
-            colours = self.colours
-        else:
-            colours = self.frame_colours(rt)
-        return self.rgb_frames.convert(colours)
+            _spread_rgb(self.block_colours(rt), PACKED_PALETTE, self._line, self.picture.reshape(HEIGHT, 3 * WIDTH))
+            return self.picture
+        return colours_to_rgb(self.frame_colours(rt), self.picture)
 
     def block_rgb(self, rt: int) -> np.ndarray:
         """(48, 64, 3) RGB of the logical 64×48 picture (one pixel per block)."""
