@@ -284,9 +284,7 @@ def test_random_program_compiled_equals_interpreted(seed):
 
 
 def _lanes_layout(machine, inputs):
-    from shaderkit.isa.rsx.fragment import _input_table
-    table = _input_table(inputs, len(next(iter(inputs.values()))), machine.inputs_read)
-    varying = tuple(index for index in sorted(machine.inputs_read) if table[index].shape[1] != 1)
+    varying = tuple(sorted(machine.inputs_read))
     exports = tuple(r for r in fragment_compiled.EXPORTED_REGISTERS if r in machine.register_rows)
     return Layout(fullscreen=False, varying=varying, exports=exports)
 

@@ -52,6 +52,10 @@ FLOW = {"IFE", "LOOP", "REP", "BRK", "RET"}
 CC_TESTS = {1: "<", 2: "==", 3: "<=", 4: ">", 5: "!=", 6: ">="}
 PRECISION_HELPERS = {1: "half", 2: "fixed12", 3: "fixed9"}
 KILLED = "kil"
+# The constant table is (16, 4): inputs 0..14, then one row of override flags, column = the
+# position of the input in PROCEDURAL_ORDER.
+OVERRIDE_ROW = 15
+PROCEDURAL_ORDER = (FP_INPUTS.index("WPOS"), FP_INPUTS.index("TEX0"), FP_INPUTS.index("TEX1"))
 # Scalar instructions that are one NumPy ufunc on their operand (semantics.i_SIN ...).
 UFUNCS = {"SIN": np.sin, "COS": np.cos, "EX2": np.exp2, "LG2": np.log2}
 
@@ -65,8 +69,9 @@ class Layout:
     """How a run feeds and drains the kernels (part of what the source is generated for).
 
     ``fullscreen``: inputs are the :func:`.fragment.fullscreen_inputs` ones, computed from the
-    pixel position for the inputs in ``procedural`` and read from the constant table otherwise,
-    and the colour goes straight into the image. Otherwise ``varying`` lists the inputs passed as
+    pixel position for the inputs in ``procedural`` (unless the constant table's flag row,
+    :data:`OVERRIDE_ROW`, says the run overrides one with a constant) and read from the constant
+    table otherwise, and the colour goes straight into the image. Otherwise ``varying`` lists the inputs passed as
     ``(4, n)`` rows (the others are constant), and ``exports`` the R registers whose final values
     are written out.
     """
@@ -208,7 +213,8 @@ class _Generator:
                 "TEX1": (f"({self.constant(1.0)} - xf / across)", "(yf / up2)", self.constant(0.25),
                          self.constant(1.0)),
             }[name]
-            return expressions[component]
+            # A constant given for the input (an override) is flagged in the table's last row.
+            return f"(c{index}_{component} if ov{index} else {expressions[component]})"
         if not layout.fullscreen and index in layout.varying:
             return f"inp[{layout.varying.index(index)}, {component}, g]"
         return f"c{index}_{component}"
@@ -721,6 +727,8 @@ def _segment_source(segment: _Segment, layout: Layout, loads: list[str], initial
         for component in range(4):
             if f"c{index}_{component}" in text:
                 add(f"    c{index}_{component} = cst[{index}, {component}]")
+        if f"ov{index}" in text:
+            add(f"    ov{index} = cst[{OVERRIDE_ROW}, {PROCEDURAL_ORDER.index(index)}] != 0")
     add("    for r in range(rows):")
     add("        gy = row0 + r")
     add("        yf = np.float32(gy) + np.float32(0.5)")

@@ -46,7 +46,7 @@ from .fragment import (
     _lane_layout,
     fullscreen_inputs,
 )
-from .fragment_codegen import Layout, Plan, Unsupported, generate
+from .fragment_codegen import OVERRIDE_ROW, PROCEDURAL_ORDER, Layout, Plan, Unsupported, generate
 from .semantics import FRAGMENT, SEMANTICS
 from .textures import Texture, sample_lanes
 
@@ -253,7 +253,9 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
     if grid is None and _uses_derivatives(machine):
         return None
     table = _input_table(inputs, lanes, machine.inputs_read)
-    varying = tuple(index for index in sorted(machine.inputs_read) if table[index].shape[1] != 1)
+    # Every input read is passed per lane (constants broadcast), so one compilation serves any
+    # mix of constant and varying inputs.
+    varying = tuple(sorted(machine.inputs_read))
     exports = tuple(register for register in EXPORTED_REGISTERS if register in machine.register_rows)
     layout = Layout(fullscreen=False, varying=varying, exports=exports)
     compiled = compiled_program(machine, layout)
@@ -263,13 +265,10 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
     if not _charge(machine, budget, lanes):
         return None
     if varying:
-        inp = np.stack([table[index] for index in varying])
+        inp = np.stack([np.broadcast_to(table[index], (4, lanes)) for index in varying])
     else:
         inp = np.zeros((1, 4, 1), dtype=F32)
-    cst = np.zeros((len(FP_INPUTS), 4), dtype=F32)
-    for index in range(len(FP_INPUTS)):
-        if table[index].shape[1] == 1:
-            cst[index] = table[index][:, 0]
+    cst = np.zeros((OVERRIDE_ROW + 1, 4), dtype=F32)
     out = np.zeros((max(len(exports), 1), lanes, 4), dtype=F32)
     killed = np.zeros(lanes, dtype=bool)
     if grid is None:
@@ -304,15 +303,17 @@ def _constant_inputs(overrides: Mapping[str, object]) -> np.ndarray:
     if key is not None and key in _CONSTANT_INPUTS:
         return _CONSTANT_INPUTS[key]
     table = _input_table(fullscreen_inputs(1, 1, overrides), 1, set(range(len(FP_INPUTS))))
-    constants = np.stack([column[:, 0] for column in table])
+    constants = np.zeros((OVERRIDE_ROW + 1, 4), dtype=F32)
+    constants[:len(FP_INPUTS)] = np.stack([column[:, 0] for column in table])
+    for position, index in enumerate(PROCEDURAL_ORDER):
+        constants[OVERRIDE_ROW, position] = FP_INPUTS[index] in overrides
     if key is not None and len(_CONSTANT_INPUTS) < 64:
         _CONSTANT_INPUTS[key] = constants
     return constants
 
 
 def fullscreen_layout(overrides: Mapping[str, object], output_from_h0: bool) -> Layout:
-    procedural = frozenset(index for index in PROCEDURAL_INPUTS if FP_INPUTS[index] not in overrides)
-    return Layout(fullscreen=True, procedural=procedural, output_from_h0=output_from_h0)
+    return Layout(fullscreen=True, procedural=PROCEDURAL_INPUTS, output_from_h0=output_from_h0)
 
 
 def run_image(machine: FragmentMachine, width: int, height: int,
