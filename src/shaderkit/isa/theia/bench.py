@@ -35,7 +35,7 @@ from ...core.diagnostics import ShaderkitError
 from ...core.jit import first_call, jit, thread_counts
 from ...core.timing import measure_rounds
 from .compiled_core import run_call
-from .compiled_units import TEST_GE, TEST_LE, add, compare, cross, divide, dot, sub
+from .compiled_units import TEST_GE, TEST_LE, add, compare, cross_lane, divide, dot, sub
 from .fixedpoint import ONE, to_fixed
 from .scene import DATA_OFFSET_UPSTREAM, NO_HIT_DISTANCE, Scene, triangles
 from .semantics import i_ADD, i_CROSS, i_DIV, i_DOT, i_MAG, i_MUL, i_SUB, jump_taken
@@ -250,12 +250,12 @@ def _limit_kernel(direction, triangle_words, camera, hit, closest, last_t):
         e1 = (sub(U64(words[6]), v0[0]), sub(U64(words[7]), v0[1]), sub(U64(words[8]), v0[2]))
         e2 = (sub(U64(words[12]), v0[0]), sub(U64(words[13]), v0[1]), sub(U64(words[14]), v0[2]))
         to_origin = (sub(U64(camera[0]), v0[0]), sub(U64(camera[1]), v0[1]), sub(U64(camera[2]), v0[2]))
-        q = cross(to_origin[0], to_origin[1], to_origin[2], e1[0], e1[1], e1[2])
+        q = (cross_lane(to_origin, e1, 0), cross_lane(to_origin, e1, 1), cross_lane(to_origin, e1, 2))
         hoisted[index, 0:3] = e1
         hoisted[index, 3:6] = e2
         hoisted[index, 6:9] = to_origin
         hoisted[index, 9:12] = q
-        hoisted[index, 12] = dot(q[0], q[1], q[2], e2[0], e2[1], e2[2])
+        hoisted[index, 12] = dot(q, e2)
     zero = U64(0)
     one = U64(ONE)
     for pixel in range(direction.shape[1]):
@@ -263,12 +263,14 @@ def _limit_kernel(direction, triangle_words, camera, hit, closest, last_t):
         nearest = U64(last_t[pixel])
         for index in range(count):
             row = hoisted[index]
-            p0, p1, p2 = cross(d0, d1, d2, row[3], row[4], row[5])
-            delta = dot(p0, p1, p2, row[0], row[1], row[2])
-            u = divide(dot(p0, p1, p2, row[6], row[7], row[8]), delta)
+            ray = (d0, d1, d2)
+            e2 = (row[3], row[4], row[5])
+            p = (cross_lane(ray, e2, 0), cross_lane(ray, e2, 1), cross_lane(ray, e2, 2))
+            delta = dot(p, (row[0], row[1], row[2]))
+            u = divide(dot(p, (row[6], row[7], row[8])), delta)
             if not compare(TEST_GE, u, zero):
                 continue
-            v = divide(dot(row[9], row[10], row[11], d0, d1, d2), delta)
+            v = divide(dot((row[9], row[10], row[11]), ray), delta)
             if not compare(TEST_GE, v, zero) or not compare(TEST_LE, add(u, v), one):
                 continue
             hit[pixel] = True

@@ -36,7 +36,7 @@ from .compiled_units import (
     called_multiply,
     called_sub,
     compare,
-    cross,
+    cross_difference,
     divide,
     dot,
     sub,
@@ -180,54 +180,42 @@ def alu(operation, a0, a1, a2, b0, b1, b2):
 
 
 @jit
-def run_alu(step, a0, a1, a2, b0, b1, b2, d0, d1, d2, count):
-    """The ALU step ``step`` (a table row) on ``count`` lanes of operand words A (``a0..a2``) and B,
-    results into D: lane j of each is element j.
+def run_alu(step, a, b, d, count):
+    """The ALU step ``step`` (a table row) on ``count`` lanes of the rows A, B, D (each a tuple of
+    three word arrays, X, Y, Z): results into D; lane j of each is element j.
 
-    The arrays are views of the register file when the group is one contiguous run of lanes
-    (D may then be A or B: every lane reads its operands before it writes), else gathered
-    copies. Plain loops over j vectorise. The operations the default microcode runs most
-    have a loop of their own; the others go through :func:`alu` lane by lane.
+    D is never A or B (:func:`run_alu_on_group` sees to that), so plain loops over j vectorise.
+    The operations the default microcode runs most have loops of their own, one row lane at a
+    time so that each unit is compiled in once; the others go through :func:`alu` lane by lane.
     """
     operation = step[OPERATION]
-    if operation == COPY:
-        for j in range(count):
-            d0[j], d1[j], d2[j] = a0[j], a1[j], a2[j]
-    elif operation == ZERO_ROW:
-        for j in range(count):
-            d0[j], d1[j], d2[j] = 0, 0, 0
-    elif operation == SETX or operation == SETY or operation == SETZ:
-        # Type II: the old DST (B) with one lane replaced by the immediate.
-        value = np.uint32(step[IMMEDIATE])
-        for j in range(count):
-            d0[j], d1[j], d2[j] = b0[j], b1[j], b2[j]
-        target = d0 if operation == SETX else d1 if operation == SETY else d2
-        for j in range(count):
-            target[j] = value
-    elif operation == ADD:
-        for j in range(count):
-            d0[j] = add(U64(a0[j]), U64(b0[j]))
-            d1[j] = add(U64(a1[j]), U64(b1[j]))
-            d2[j] = add(U64(a2[j]), U64(b2[j]))
-    elif operation == SUB:
-        for j in range(count):
-            d0[j] = sub(U64(a0[j]), U64(b0[j]))
-            d1[j] = sub(U64(a1[j]), U64(b1[j]))
-            d2[j] = sub(U64(a2[j]), U64(b2[j]))
+    if operation == COPY or operation == ZERO_ROW:
+        for k in range(3):
+            source, target = a[k], d[k]
+            for j in range(count):
+                target[j] = source[j] if operation == COPY else 0
+    elif operation == ADD or operation == SUB or operation == DIV:
+        for k in range(3):
+            left, right, target = a[k], b[k], d[k]
+            if operation == ADD:
+                for j in range(count):
+                    target[j] = add(U64(left[j]), U64(right[j]))
+            elif operation == SUB:
+                for j in range(count):
+                    target[j] = sub(U64(left[j]), U64(right[j]))
+            else:
+                for j in range(count):
+                    target[j] = divide(U64(left[j]), U64(right[j]))
     elif operation == CROSS:
-        for j in range(count):
-            x, y, z = cross(U64(a0[j]), U64(a1[j]), U64(a2[j]), U64(b0[j]), U64(b1[j]), U64(b2[j]))
-            d0[j], d1[j], d2[j] = x, y, z
+        for k in range(3):
+            following, after, target = (k + 1) % 3, (k + 2) % 3, d[k]
+            a_next, b_after, a_after, b_next = a[following], b[after], a[after], b[following]
+            for j in range(count):
+                target[j] = cross_difference(U64(a_next[j]), U64(b_after[j]), U64(a_after[j]), U64(b_next[j]))
     elif operation == DOT:
         for j in range(count):
-            word = dot(U64(a0[j]), U64(a1[j]), U64(a2[j]), U64(b0[j]), U64(b1[j]), U64(b2[j]))
-            d0[j], d1[j], d2[j] = word, word, word
-    elif operation == DIV:
-        for j in range(count):
-            x = divide(U64(a0[j]), U64(b0[j]))
-            y = divide(U64(a1[j]), U64(b1[j]))
-            z = divide(U64(a2[j]), U64(b2[j]))
-            d0[j], d1[j], d2[j] = x, y, z
+            word = dot((U64(a[0][j]), U64(a[1][j]), U64(a[2][j])), (U64(b[0][j]), U64(b[1][j]), U64(b[2][j])))
+            d[0][j], d[1][j], d[2][j] = word, word, word
     else:
         has_immediate = step[HAS_IMMEDIATE] != 0
         immediate = U64(step[IMMEDIATE])
@@ -235,30 +223,41 @@ def run_alu(step, a0, a1, a2, b0, b1, b2, d0, d1, d2, count):
             if has_immediate:  # type II: A = (IMM, 0, 0)
                 x, y, z = immediate, ZERO, ZERO
             else:
-                x, y, z = U64(a0[j]), U64(a1[j]), U64(a2[j])
-            x, y, z = alu(operation, x, y, z, U64(b0[j]), U64(b1[j]), U64(b2[j]))
-            d0[j], d1[j], d2[j] = x, y, z
+                x, y, z = U64(a[0][j]), U64(a[1][j]), U64(a[2][j])
+            x, y, z = alu(operation, x, y, z, U64(b[0][j]), U64(b[1][j]), U64(b[2][j]))
+            d[0][j], d[1][j], d[2][j] = x, y, z
 
 
 @jit
-def run_alu_on_group(step, rows, ids, count, dense, scratch):
+def run_alu_on_group(step, rows, ids, count, contiguous, scratch):
     """:func:`run_alu` for the group's lanes ``ids[:count]``: on views of the register file when
-    they are one contiguous run, else on copies gathered into ``scratch`` (9 × lanes) and
-    scattered back."""
+    they are one contiguous run and DST is neither source, else on copies gathered into
+    ``scratch`` (9 × lanes) and scattered back. SETX, SETY and SETZ store their one word here."""
     s1, s2, dst = step[S1], step[S2], step[DST]
-    if dense:
+    operation = step[OPERATION]
+    if operation == SETX or operation == SETY or operation == SETZ:
+        # Type II on the old DST: only the replaced lane changes, in place.
+        value = np.uint32(step[IMMEDIATE])
+        replaced = operation - SETX
+        if contiguous:
+            rows[dst, replaced, ids[0]:ids[0] + count] = value
+        else:
+            for j in range(count):
+                rows[dst, replaced, ids[j]] = value
+        return
+    if contiguous and dst != s1 and dst != s2:
         first, end = ids[0], ids[0] + count
-        run_alu(step, rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end],
-                rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end],
-                rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end], count)
+        run_alu(step, (rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end]),
+                (rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end]),
+                (rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end]), count)
         return
     for j in range(count):
         lane = ids[j]
         for k in range(3):
             scratch[k, j] = rows[s1, k, lane]
             scratch[3 + k, j] = rows[s2, k, lane]
-    run_alu(step, scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5],
-            scratch[6], scratch[7], scratch[8], count)
+    run_alu(step, (scratch[0], scratch[1], scratch[2]), (scratch[3], scratch[4], scratch[5]),
+            (scratch[6], scratch[7], scratch[8]), count)
     for j in range(count):
         lane = ids[j]
         for k in range(3):

@@ -181,17 +181,27 @@ def compare(test, a, b):
 
 
 @jit(inline="always")
-def dot(a0, a1, a2, b0, b1, b2):
-    """DOT's word: T() of the 64-bit sum of the three 64-bit products (§4.2)."""
-    return splice(multiply(a0, b0, True) + multiply(a1, b1, True) + multiply(a2, b2, True))
+def dot(a, b):
+    """DOT's word from two rows (tuples of three words): T() of the 64-bit sum of the three
+    64-bit products (§4.2). A loop, so the multiplier is compiled in once."""
+    total = ZERO
+    for k in range(3):
+        total += multiply(a[k], b[k], True)
+    return splice(total)
 
 
 @jit(inline="always")
-def cross(a0, a1, a2, b0, b1, b2):
-    """CROSS's three words: each T() of the 64-bit difference of two 64-bit products (§4.2)."""
-    return (splice(multiply(a1, b2, True) - multiply(a2, b1, True)),
-            splice(multiply(a2, b0, True) - multiply(a0, b2, True)),
-            splice(multiply(a0, b1, True) - multiply(a1, b0, True)))
+def cross_difference(a_next, b_after, a_after, b_next):
+    """One lane of CROSS: T() of the 64-bit difference of two 64-bit products (§4.2)."""
+    return splice(multiply(a_next, b_after, True) - multiply(a_after, b_next, True))
+
+
+@jit(inline="always")
+def cross_lane(a, b, k):
+    """Lane ``k`` of CROSS from two rows (tuples of three words): from the next two lanes."""
+    following = (k + 1) % 3
+    after = (k + 2) % 3
+    return cross_difference(a[following], b[after], a[after], b[following])
 
 
 called_add = jit(add.py_func)
