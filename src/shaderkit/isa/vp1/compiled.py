@@ -10,6 +10,11 @@ interpreter (``machine.step()``, which also raises the interpreter's errors), an
 on. The state goes from the machine's register files into arrays and back at each switch, so
 the machine afterwards is exactly as the interpreter leaves it.
 
+The kernel (:mod:`.compiled_loop`) is one for every program, compiled on its first call (11–15 s
+of CPU time) and cached on disk by :mod:`shaderkit.core.jit` (a later process loads it in
+0.2–0.6 s). :func:`run_long`, what ``shaderkit run`` uses, therefore starts in the interpreter
+and goes on here only once the run has taken about as long as the kernel's first call would.
+
 Compiled operations:
 
 * scalar (:mod:`.compiled_scalar`): every scalar opcode 0x00–0x7f — the byte ops, the bmul
