@@ -165,34 +165,40 @@ RX_KEEP, RX_STEP, RX_CLEAR = 0, 1, 2
 RR_KEEP, RR_STEP, RR_RESEED = 0, 1, 2
 
 
+# Each rule is a function of the control state before the clock; the clock model calls
+# them where it applies them, the line kernel's generator through control_step.
 @jit(inline="always")
-def control_step(pc, ir, dr, run, px, py, strobe):
-    """One clock of everything that does not depend on data: which row executes, which
-    hardware updates happen, and the control state after the clock.
-
-    Returns ``(executes_row, rx_rule, ry_tick, rt_tick, rr_rule, sample, pc, ir, dr, run,
-    px, py, strobe)``: ``executes_row`` is the decode register (rule 1), ``ry_tick`` says
-    the 0-9 line counter steps (rule 5), ``rt_tick`` that the time counter steps (rule 6),
-    ``sample`` that the counters read a visible pixel after the clock (7.2 sampling), and
-    the rest is the state after the clock (rules 2, 3, 8, 9). This one definition drives
-    :func:`_run_clocks` and is what :mod:`.line_kernel` runs, in Python, to lay out the
-    clocks of a steady line.
-    """
-    executes_row = dr
-    # Rule 4: RX counts runs; it is held at 0 while the CPU idles.
+def rx_rule(pc, run):
+    """Rule 4: RX counts runs; it is held at 0 while the CPU idles."""
     if run != 0:
-        rx_rule = RX_STEP if pc == 19 else RX_KEEP
-    else:
-        rx_rule = RX_CLEAR
-    # Rule 5: the 0-9 line counter steps at PixelX 780 of visible lines.
-    ry_tick = run == 0 and px == 780 and strobe == 1 and py < VISIBLE_HEIGHT
-    # Rule 6 (5.2): true on both clocks of PixelX 0 of line 524 -> two steps per frame.
-    rt_tick = px == 0 and py == FRAME_LINES - 1
-    # Rule 7 (5.3): the end of a run steps RR; the pre-roll run re-seeds it.
+        return RX_STEP if pc == 19 else RX_KEEP
+    return RX_CLEAR
+
+
+@jit(inline="always")
+def ry_ticks(run, px, py, strobe):
+    """Rule 5: the 0-9 line counter steps at PixelX 780 of visible lines."""
+    return run == 0 and px == 780 and strobe == 1 and py < VISIBLE_HEIGHT
+
+
+@jit(inline="always")
+def rt_ticks(px, py):
+    """Rule 6 (5.2): true on both clocks of PixelX 0 of line 524 -> two steps per frame."""
+    return px == 0 and py == FRAME_LINES - 1
+
+
+@jit(inline="always")
+def rr_rule(pc, px):
+    """Rule 7 (5.3): the end of a run steps RR; the pre-roll run re-seeds it."""
     if pc == 19:
-        rr_rule = RR_RESEED if px > VISIBLE_WIDTH else RR_STEP
-    else:
-        rr_rule = RR_KEEP
+        return RR_RESEED if px > VISIBLE_WIDTH else RR_STEP
+    return RR_KEEP
+
+
+@jit(inline="always")
+def next_control(pc, ir, run, px, py, strobe):
+    """Rules 2, 3, 8, 9 and the sampling point: ``(pc, ir, dr, run, px, py, strobe, sample)``
+    after the clock, ``sample`` saying the counters then read a visible pixel (7.2)."""
     # Rule 8: two-stage pipeline; the slot read now executes two clocks later.
     next_dr = ir
     next_ir = pc
@@ -214,8 +220,20 @@ def control_step(pc, ir, dr, run, px, py, strobe):
     next_strobe = strobe ^ 1
     # Sampling (7.2): after the update the counters read (x, y) with strobe = 1.
     sample = next_strobe == 1 and next_px < VISIBLE_WIDTH and next_py < VISIBLE_HEIGHT
-    return (executes_row, rx_rule, ry_tick, rt_tick, rr_rule, sample,
-            next_pc, next_ir, next_dr, next_run, next_px, next_py, next_strobe)
+    return next_pc, next_ir, next_dr, next_run, next_px, next_py, next_strobe, sample
+
+
+def control_step(pc, ir, dr, run, px, py, strobe):
+    """One clock of everything that does not depend on data, from the same rule functions
+    the clock model applies: ``(executes_row, rx_rule, ry_tick, rt_tick, rr_rule, sample,
+    pc, ir, dr, run, px, py, strobe)``, where ``executes_row`` is the decode register
+    (rule 1) and the last seven are the control state after the clock. The line kernel's
+    generator (:mod:`.line_kernel`) runs it in Python to lay out a steady line.
+    """
+    (next_pc, next_ir, next_dr, next_run, next_px, next_py, next_strobe,
+     sample) = next_control.py_func(pc, ir, run, px, py, strobe)
+    return (dr, rx_rule.py_func(pc, run), ry_ticks.py_func(run, px, py, strobe), rt_ticks.py_func(px, py),
+            rr_rule.py_func(pc, px), sample, next_pc, next_ir, next_dr, next_run, next_px, next_py, next_strobe)
 
 
 @jit(inline="always")
@@ -230,7 +248,8 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
 
     ``state`` (S_*), ``values`` (registers, flag, ODR, constants) and ``program``
     (prepared rows) are updated in place; all other state lives in locals meanwhile.
-    The control rules are :func:`control_step`; this loop applies their data effects.
+    The control rules are the functions above (:func:`control_step` puts them together);
+    each is called where its effect is applied, which keeps few values live at once.
     """
     pc = state[S_PC]
     ir = state[S_IR]
@@ -245,8 +264,6 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
     rom_out_of_range = state[S_ROM_OUT_OF_RANGE]
 
     for _ in range(clocks):
-        (row, rx_rule, ry_tick, rt_tick, rr_rule, sample,
-         pc, ir, dr, run, px, py, strobe) = control_step(pc, ir, dr, run, px, py, strobe)
         # Every right-hand side below uses the values before the clock (7.2).
         old_rx = values[REG_RX]
         old_ry = values[REG_RY]
@@ -254,38 +271,41 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
         old_rr = values[REG_RR]
 
         # Rule 1: execute the decode register if COND = 11 or COND = flag.
-        cond = program[row, FIELD_COND]
+        cond = program[dr, FIELD_COND]
         executes = cond == 3 or cond == values[VALUE_FLAG]
-        result = tables[program[row, FIELD_TABLE]
-                        + values[program[row, FIELD_SOURCE1]] * 64
-                        + values[program[row, FIELD_SOURCE2]]]
+        result = tables[program[dr, FIELD_TABLE]
+                        + values[program[dr, FIELD_SOURCE1]] * 64
+                        + values[program[dr, FIELD_SOURCE2]]]
         if executes:
-            if program[row, FIELD_ROM] != 0 and old_ry >= ROM_ROWS:
+            if program[dr, FIELD_ROM] != 0 and old_ry >= ROM_ROWS:
                 rom_out_of_range += 1  # spec 4.3: outside the 48-row ROM
-            values[program[row, FIELD_DEST]] = result
+            values[program[dr, FIELD_DEST]] = result
 
         # Rules 4-7 come after the ALU write: a hardware update wins (spec 4.3).
-        if rx_rule == RX_STEP:
+        rule = rx_rule(pc, run)
+        if rule == RX_STEP:
             values[REG_RX] = (old_rx + 1) & 63
-        elif rx_rule == RX_CLEAR:
+        elif rule == RX_CLEAR:
             values[REG_RX] = 0
-        if ry_tick:
+        if ry_ticks(run, px, py, strobe):
             if line_counter == 9:
                 line_counter = 0
                 values[REG_RY] = ry_step(old_ry)
             else:
                 line_counter += 1
-        if rt_tick:
+        if rt_ticks(px, py):
             if time_counter == divisor:
                 time_counter = 0
                 values[REG_RT] = (old_rt + 1) & 63
             else:
                 time_counter = (time_counter + 1) & 63
-        if rr_rule == RR_RESEED:
+        rule = rr_rule(pc, px)
+        if rule == RR_RESEED:
             values[REG_RR] = lfsr_step_table[(old_ry + 1) & 63]
-        elif rr_rule == RR_STEP:
+        elif rule == RR_STEP:
             values[REG_RR] = lfsr_step_table[old_rr]
 
+        pc, ir, dr, run, px, py, strobe, sample = next_control(pc, ir, run, px, py, strobe)
         if sample:
             frame[py, px] = values[VALUE_ODR]
 

@@ -71,7 +71,7 @@ class Control(NamedTuple):
 
 
 def _step(control: Control, px: int, py: int, strobe: int):
-    return control_step.py_func(control.pc, control.ir, control.dr, control.run, px, py, strobe)
+    return control_step(control.pc, control.ir, control.dr, control.run, px, py, strobe)
 
 
 def _run_line(control: Control, py: int) -> tuple[list[Clock], Control, bool]:
