@@ -16,6 +16,12 @@ compiled kernel keeps the machine in local scalars plus one small "value" vector
 holds the registers, flag, ODR, a write sink and the 64 constants an immediate can
 name, so every instruction executes as ``dest ← table[source1, source2]`` without
 any branching on the opcode.
+
+The control rules (which row executes, the RX/RY/RT/RR updates, PC, pipeline, VGA
+counters, sampling) are small functions of the control state alone. The clock model
+applies them clock by clock; :mod:`.line_kernel` runs the same functions in Python to lay
+out a steady line and generates a per-program kernel from it, which
+``ExactMachine(line_kernel=True)`` uses for long requests.
 """
 
 from __future__ import annotations
