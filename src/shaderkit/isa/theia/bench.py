@@ -241,40 +241,42 @@ def direct_hit_test(scene: Scene, direction: np.ndarray, hoist: bool = False) ->
 def _limit_kernel(direction, triangle_words, camera, hit, closest, last_t):
     """The hoisted hit test as one compiled loop: per triangle E1, E2, T, Q and H1 once, then per
     pixel P, H2, H3, DELTA, the three divisions (X lane only: a DOT row holds one value thrice)
-    and the same compare rules as BIU; bit exact with :func:`direct_hits`."""
+    and the same compare rules as BIU; bit exact with :func:`direct_hits`. The per-triangle rows
+    are loops over their three lanes, so each unit is compiled in once or twice."""
     count = triangle_words.shape[0]
-    hoisted = np.empty((count, 13), dtype=np.uint64)   # E1, E2, T, Q (3 words each), H1
+    e1 = np.empty((count, 3), dtype=np.uint64)
+    e2 = np.empty((count, 3), dtype=np.uint64)
+    to_origin = np.empty((count, 3), dtype=np.uint64)
+    q = np.empty((count, 3), dtype=np.uint64)
+    h1 = np.empty(count, dtype=np.uint64)
     for index in range(count):
         words = triangle_words[index]
-        v0 = (U64(words[0]), U64(words[1]), U64(words[2]))
-        e1 = (sub(U64(words[6]), v0[0]), sub(U64(words[7]), v0[1]), sub(U64(words[8]), v0[2]))
-        e2 = (sub(U64(words[12]), v0[0]), sub(U64(words[13]), v0[1]), sub(U64(words[14]), v0[2]))
-        to_origin = (sub(U64(camera[0]), v0[0]), sub(U64(camera[1]), v0[1]), sub(U64(camera[2]), v0[2]))
-        q = (cross_lane(to_origin, e1, 0), cross_lane(to_origin, e1, 1), cross_lane(to_origin, e1, 2))
-        hoisted[index, 0:3] = e1
-        hoisted[index, 3:6] = e2
-        hoisted[index, 6:9] = to_origin
-        hoisted[index, 9:12] = q
-        hoisted[index, 12] = dot(q, e2)
+        for k in range(3):
+            v0 = U64(words[k])
+            e1[index, k] = sub(U64(words[6 + k]), v0)
+            e2[index, k] = sub(U64(words[12 + k]), v0)
+            to_origin[index, k] = sub(U64(camera[k]), v0)
+        for k in range(3):
+            q[index, k] = cross_lane(to_origin[index], e1[index], k)
+        h1[index] = dot(q[index], e2[index])
     zero = U64(0)
     one = U64(ONE)
     for pixel in range(direction.shape[1]):
-        d0, d1, d2 = U64(direction[0, pixel]), U64(direction[1, pixel]), U64(direction[2, pixel])
+        ray = (U64(direction[0, pixel]), U64(direction[1, pixel]), U64(direction[2, pixel]))
         nearest = U64(last_t[pixel])
         for index in range(count):
-            row = hoisted[index]
-            ray = (d0, d1, d2)
-            e2 = (row[3], row[4], row[5])
-            p = (cross_lane(ray, e2, 0), cross_lane(ray, e2, 1), cross_lane(ray, e2, 2))
-            delta = dot(p, (row[0], row[1], row[2]))
-            u = divide(dot(p, (row[6], row[7], row[8])), delta)
+            # P as a tuple (in registers): the per-pixel work is what the limit is about.
+            edge = (e2[index, 0], e2[index, 1], e2[index, 2])
+            p = (cross_lane(ray, edge, 0), cross_lane(ray, edge, 1), cross_lane(ray, edge, 2))
+            delta = dot(p, e1[index])
+            u = divide(dot(p, to_origin[index]), delta)
             if not compare(TEST_GE, u, zero):
                 continue
-            v = divide(dot((row[9], row[10], row[11]), ray), delta)
+            v = divide(dot(q[index], ray), delta)
             if not compare(TEST_GE, v, zero) or not compare(TEST_LE, add(u, v), one):
                 continue
             hit[pixel] = True
-            t = divide(row[12], delta)
+            t = divide(h1[index], delta)
             if not compare(TEST_GE, t, nearest):
                 nearest = t
                 closest[pixel] = index

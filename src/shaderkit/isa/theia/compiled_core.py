@@ -118,7 +118,7 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
 # --------------------------------------------------------------------------- the kernel
 
 
-@jit
+@jit(inline="always")
 def low_word(wide):
     return wide & WORD_MASK
 
@@ -184,7 +184,7 @@ def run_alu(step, a, b, d, count):
     """The ALU step ``step`` (a table row) on ``count`` lanes of the rows A, B, D (each a tuple of
     three word arrays, X, Y, Z): results into D; lane j of each is element j.
 
-    D is never A or B (:func:`run_alu_on_group` sees to that), so plain loops over j vectorise.
+    D is never A or B (:func:`run_call` sees to that), so plain loops over j vectorise.
     The operations the default microcode runs most have loops of their own, one row lane at a
     time so that each unit is compiled in once; the others go through :func:`alu` lane by lane.
     """
@@ -226,42 +226,6 @@ def run_alu(step, a, b, d, count):
                 x, y, z = U64(a[0][j]), U64(a[1][j]), U64(a[2][j])
             x, y, z = alu(operation, x, y, z, U64(b[0][j]), U64(b[1][j]), U64(b[2][j]))
             d[0][j], d[1][j], d[2][j] = x, y, z
-
-
-@jit
-def run_alu_on_group(step, rows, ids, count, contiguous, scratch):
-    """:func:`run_alu` for the group's lanes ``ids[:count]``: on views of the register file when
-    they are one contiguous run and DST is neither source, else on copies gathered into
-    ``scratch`` (9 × lanes) and scattered back. SETX, SETY and SETZ store their one word here."""
-    s1, s2, dst = step[S1], step[S2], step[DST]
-    operation = step[OPERATION]
-    if operation == SETX or operation == SETY or operation == SETZ:
-        # Type II on the old DST: only the replaced lane changes, in place.
-        value = np.uint32(step[IMMEDIATE])
-        replaced = operation - SETX
-        if contiguous:
-            rows[dst, replaced, ids[0]:ids[0] + count] = value
-        else:
-            for j in range(count):
-                rows[dst, replaced, ids[j]] = value
-        return
-    if contiguous and dst != s1 and dst != s2:
-        first, end = ids[0], ids[0] + count
-        run_alu(step, (rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end]),
-                (rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end]),
-                (rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end]), count)
-        return
-    for j in range(count):
-        lane = ids[j]
-        for k in range(3):
-            scratch[k, j] = rows[s1, k, lane]
-            scratch[3 + k, j] = rows[s2, k, lane]
-    run_alu(step, (scratch[0], scratch[1], scratch[2]), (scratch[3], scratch[4], scratch[5]),
-            (scratch[6], scratch[7], scratch[8]), count)
-    for j in range(count):
-        lane = ids[j]
-        for k in range(3):
-            rows[dst, k, lane] = scratch[6 + k, j]
 
 
 @jit
@@ -307,8 +271,31 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
         kind = step[KIND]
         next_pc = pc + 1
         if kind == simt.ALU:
-            if step[STORES]:  # a dropped write has no other effect: skip the arithmetic
-                run_alu_on_group(step, rows, ids, group_size, gaps == 0, scratch)
+            s1, s2, dst, operation = step[S1], step[S2], step[DST], step[OPERATION]
+            if not step[STORES]:  # a dropped write has no other effect: skip the arithmetic
+                pass
+            elif operation == SETX or operation == SETY or operation == SETZ:
+                # Type II on the old DST: only the replaced lane changes, in place.
+                value = np.uint32(step[IMMEDIATE])
+                for j in range(group_size):
+                    rows[dst, operation - SETX, ids[j]] = value
+            elif gaps == 0 and dst != s1 and dst != s2:
+                # One contiguous run of lanes: run_alu works on views of the register file.
+                end = first + group_size
+                run_alu(step, (rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end]),
+                        (rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end]),
+                        (rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end]), group_size)
+            else:
+                # Scattered lanes, or DST is a source: on copies gathered into scratch.
+                for j in range(group_size):
+                    for k in range(3):
+                        scratch[k, j] = rows[s1, k, ids[j]]
+                        scratch[3 + k, j] = rows[s2, k, ids[j]]
+                run_alu(step, (scratch[0], scratch[1], scratch[2]), (scratch[3], scratch[4], scratch[5]),
+                        (scratch[6], scratch[7], scratch[8]), group_size)
+                for j in range(group_size):
+                    for k in range(3):
+                        rows[dst, k, ids[j]] = scratch[6 + k, j]
         elif kind == simt.JUMP:
             lane_index = step[JUMP_LANE]
             test = step[JUMP_TEST]
