@@ -279,23 +279,28 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
                 value = np.uint32(step[IMMEDIATE])
                 for j in range(group_size):
                     rows[dst, operation - SETX, ids[j]] = value
-            elif gaps == 0 and dst != s1 and dst != s2:
-                # One contiguous run of lanes: run_alu works on views of the register file.
-                end = first + group_size
-                run_alu(step, (rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end]),
-                        (rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end]),
-                        (rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end]), group_size)
             else:
-                # Scattered lanes, or DST is a source: on copies gathered into scratch.
-                for j in range(group_size):
-                    for k in range(3):
-                        scratch[k, j] = rows[s1, k, ids[j]]
-                        scratch[3 + k, j] = rows[s2, k, ids[j]]
-                run_alu(step, (scratch[0], scratch[1], scratch[2]), (scratch[3], scratch[4], scratch[5]),
-                        (scratch[6], scratch[7], scratch[8]), group_size)
-                for j in range(group_size):
-                    for k in range(3):
-                        rows[dst, k, ids[j]] = scratch[6 + k, j]
+                contiguous = gaps == 0 and dst != s1 and dst != s2
+                if contiguous:
+                    # One contiguous run of lanes: run_alu works on views of the register file.
+                    end = first + group_size
+                    a = (rows[s1, 0, first:end], rows[s1, 1, first:end], rows[s1, 2, first:end])
+                    b = (rows[s2, 0, first:end], rows[s2, 1, first:end], rows[s2, 2, first:end])
+                    d = (rows[dst, 0, first:end], rows[dst, 1, first:end], rows[dst, 2, first:end])
+                else:
+                    # Scattered lanes, or DST is a source: on copies gathered into scratch.
+                    for j in range(group_size):
+                        for k in range(3):
+                            scratch[k, j] = rows[s1, k, ids[j]]
+                            scratch[3 + k, j] = rows[s2, k, ids[j]]
+                    a = (scratch[0], scratch[1], scratch[2])
+                    b = (scratch[3], scratch[4], scratch[5])
+                    d = (scratch[6], scratch[7], scratch[8])
+                run_alu(step, a, b, d, group_size)
+                if not contiguous:
+                    for j in range(group_size):
+                        for k in range(3):
+                            rows[dst, k, ids[j]] = scratch[6 + k, j]
         elif kind == simt.JUMP:
             lane_index = step[JUMP_LANE]
             test = step[JUMP_TEST]
