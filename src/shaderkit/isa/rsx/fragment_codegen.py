@@ -163,8 +163,15 @@ class _Generator:
         self.segment.written.add(name)
 
     def helper(self, kind: str, *arguments: str) -> str:
-        """Emit one of the fragment_kernels helpers inline (selects LLVM can vectorise); returns
-        the temporary holding the result."""
+        """Emit a NumPy operation on one lane inline, as selects LLVM can vectorise; returns the
+        temporary holding the result.
+
+        ``minimum``/``maximum``/``fmax`` follow NumPy's SIMD loops, which the interpreter runs on
+        any array of more than a few lanes: on a tie (-0 against +0) the second operand wins, a
+        NaN first operand wins (minimum, maximum) or loses (fmax, in ``saturate``). NumPy's scalar
+        loop, used for arrays of a handful of lanes, answers ties the other way; the compiled path
+        is not used on so few lanes. ``clip`` is ``np.clip`` with NaN passing through.
+        """
         result = self.fresh("h")
         one, zero = self.constant(1.0), self.constant(0.0)
         if kind in ("minimum", "maximum"):
@@ -231,7 +238,7 @@ class _Generator:
             (place, half), = halfs.component_places(source.index, (component,))
             name = f"r{register}_{place}"
             self.touch_read(name)
-            return f"_k.get_half({name}, {half})"
+            return f"_k.{('get_high' if half else 'get_low')}({name})"
         # An input ("f"); the machine refused the other files when it was prepared.
         if view.indexed_input:
             value = self.fresh("ix")
@@ -417,7 +424,7 @@ class _Generator:
             for lane, (component, half) in zip(lanes, places):
                 target = f"r{register}_{component}"
                 self.touch_read(target)  # the other half stays
-                store(target, f"_k.set_half({target}, {half}, {modified[lane]})", lane)
+                store(target, f"_k.{('set_high' if half else 'set_low')}({target}, {modified[lane]})", lane)
         else:
             for lane in lanes:
                 store(f"r{view.destination}_{lane}", modified[lane], lane)
@@ -761,8 +768,7 @@ def _segment_source(segment: _Segment, layout: Layout, loads: list[str], initial
             if "r0_0" not in exports:
                 colour = ["K_ZERO"] * 4
             elif layout.output_from_h0:
-                colour = ["_k.get_half(r0_0, 0)", "_k.get_half(r0_0, 1)", "_k.get_half(r0_1, 0)",
-                          "_k.get_half(r0_1, 1)"]
+                colour = ["_k.get_low(r0_0)", "_k.get_high(r0_0)", "_k.get_low(r0_1)", "_k.get_high(r0_1)"]
             else:
                 colour = [f"r0_{c}" for c in range(4)]
             values = [[f"(SENTINEL if {KILLED} else {colour[c]})" if killed else colour[c] for c in range(4)]]
