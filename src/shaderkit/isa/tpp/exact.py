@@ -379,7 +379,9 @@ class ExactMachine:
         self._state[S_IR] = RESET_NOP_ROW
         self._state[S_DR] = RESET_NOP_ROW
         self._state[S_DIVISOR] = _check_divisor(divisor)
-        self._frame = np.zeros((VISIBLE_HEIGHT, VISIBLE_WIDTH), dtype=np.uint8)
+        # The frame, and a scratch row after it where the line kernel samples invisible lines.
+        self._rows = np.zeros((VISIBLE_HEIGHT + 1, VISIBLE_WIDTH), dtype=np.uint8)
+        self._frame = self._rows[:VISIBLE_HEIGHT]
         self.clock = 0  # state updates performed since reset (update n is the n-th)
         # The compiled steady-line path (:mod:`.line_kernel`): built for the current program
         # on the first request of at least line_kernel_min_clocks, dropped by write_slot.
@@ -440,7 +442,7 @@ class ExactMachine:
             raise ValueError("cannot run a negative number of clocks")
         if self.uses_line_kernel and clocks >= self.line_kernel_min_clocks:
             self.line_kernel().run_clocks(clocks, self._state, self._values, self._program, _TABLES, _LFSR_STEP,
-                                          self._frame)
+                                          self._rows)
         else:
             _run_clocks(clocks, self._state, self._values, self._program, _TABLES, _LFSR_STEP, self._frame)
         self.clock += clocks
