@@ -1,11 +1,12 @@
-"""What ``shaderkit bench -m theia`` measures: ray–triangle tests per second of the emulator
-and of a direct vectorised NumPy baseline that computes the same hits, in the same run.
+"""What ``shaderkit bench -m theia`` measures: ray–triangle tests per second of the emulator,
+of a direct vectorised NumPy baseline that computes the same hits, and of the same hit test
+as one compiled kernel (the limit), all in the same run.
 
-* **Emulator**: a whole ``TheiaMachine().render(...)`` of :func:`bench_scene` (128×128
-  pixels, 32 triangles, textured, 4 cores), i.e. the default microcode interpreted on
-  SIMT lanes: INITIAL/CPPU, RGU, AABBIU, BIU per triangle, TCC after every accepted
-  BIU, the texel fetch, PSU2, PIXELSHADER, the pixel write and NPG. Its work count is
-  ``render.triangle_tests`` (pixels × triangles whose box test passed; the V1 box test
+* **Emulator, whole render**: a whole ``TheiaMachine().render(...)`` of :func:`bench_scene`
+  (128×128 pixels, 32 triangles, textured, 4 cores), i.e. the default microcode run on SIMT
+  lanes by the compiled core: INITIAL/CPPU, RGU, AABBIU, BIU per triangle, TCC after every
+  accepted BIU, the texel fetch, PSU2, PIXELSHADER, the pixel write and NPG. Its work count
+  is ``render.triangle_tests`` (pixels × triangles whose box test passed; the V1 box test
   accepts every box, so pixels × 32).
 * **Direct**: :func:`direct_hits`, the same fixed-point ray generation (spec §6.3, §6.4)
   and Möller–Trumbore test (§6.6) written straight in NumPy with the bit-exact units of
@@ -16,10 +17,20 @@ and of a direct vectorised NumPy baseline that computes the same hits, in the sa
   cleverer algorithm. ``direct_hits(scene, hoist=True)`` is the variant a NumPy
   programmer would also write, with the per-triangle rows computed once; it is timed
   too and reported as ``direct_hoisted_tests_per_s``.
+* **The hit test alone**, rays ready: the emulator's traversal (AABBIU, then BIU per
+  triangle, no TCC) on tiles set up to the end of RGU outside the timing
+  (:meth:`.machine.TheiaMachine.hit_test`); :func:`direct_hit_test`, the direct baseline
+  without the ray generation; and the **limit**, :func:`limit_hit_test`: the hoisted hit
+  test as one compiled loop over pixels and triangles with the compiled units, dividing
+  only the X lane of the DOT rows.
 
-Both are timed alternately in the same process; each figure is the best of several
-repetitions within the time budget (the machine is built outside the timing, like a
-compiled program). Before timing, the run checks that both find the same hit pixels.
+All are called alternately, round after round, in the same process
+(:func:`shaderkit.core.timing.measure_rounds`); each figure is from the best round, with the
+median round beside it. Before timing, the run checks that every side finds the same hits.
+The machine is built and the kernels compiled outside the timing (like a compiled program);
+their first-call seconds are reported, with whether they were compiled or loaded from the
+cache. Targets (issue 15): the emulator at least 1.5× the direct baseline on the whole
+render, and its hit test within 5× of the limit.
 """
 
 from __future__ import annotations

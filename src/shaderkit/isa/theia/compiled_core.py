@@ -2,13 +2,18 @@
 
 :mod:`.simt` decodes code once into :class:`~.simt.Step` records and interprets them with
 NumPy, one whole-row operation per instruction group. Here the same Steps are flattened once
-more into an integer table (:func:`flatten`, one row per instruction, cached on the
+more into an integer table (:class:`Flat`, one row per instruction, made once per
 :class:`~.simt.Code`), and :func:`run_call` — the kernel — does everything ``Core.call``
 does: it picks the group of live lanes at the lowest program counter, runs its instruction
-lane by lane with the scalar units of :mod:`.compiled_units`, lets the lanes of a divergent
-jump part and meet again, counts every group against the budget and every instruction per
-lane in ``executed``, and stops at the first fault. The kernel never raises: it returns a
-status and where it stopped, and :func:`call` raises the very error the NumPy path raises.
+with the scalar units of :mod:`.compiled_units`, lets the lanes of a divergent jump part and
+meet again, counts every group against the budget and every instruction per lane in
+``executed``, and stops at the first fault. The kernel never raises: it returns a status and
+where it stopped, and :func:`call` raises the very error the NumPy path raises.
+
+A group whose lanes are one contiguous run of register-file columns (every lane of a tile
+until a jump divides them) is computed on views of the register file, in plain loops over
+the lanes that LLVM vectorises; a scattered group on copies gathered into a scratch block and
+scattered back. Both go through the one :func:`run_alu`.
 
 The order of groups, the budget count, the per-lane counters and every register word are
 the NumPy path's, bit for bit (the suite runs both on the same programs and compares).

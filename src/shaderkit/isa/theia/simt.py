@@ -7,6 +7,9 @@ whole rows; after a divergent jump the lowest program counter runs first (its la
 gathered by index) until the groups meet again, which reconverges forward branches and
 loops alike.
 
+Calls run in the compiled kernel of :mod:`.compiled_core`; the NumPy loop here
+(:meth:`Core.call_numpy`) is the reference it is tested against and runs bare programs.
+
 Code is decoded once into :class:`Step` records (operand rows, the function
 :data:`.semantics.SEMANTICS` registers for the mnemonic, the jump target), so the run
 loop does no decoding, look-up or string work. Instructions that cannot run on V1 —
