@@ -36,14 +36,6 @@ PACKED_PALETTE = packed_palette()
 
 
 @jit(nogil=True, inline="always")
-def _same(first, second):
-    difference = 0
-    for index in range(first.size):  # no early exit: this loop vectorises
-        difference |= first[index] ^ second[index]
-    return difference == 0
-
-
-@jit(nogil=True, inline="always")
 def convert_line(groups, packed, words):
     """One line: ``groups`` its colours as uint32 (four pixels each), ``words`` its RGB as uint32."""
     for group in range(groups.size):
@@ -64,30 +56,39 @@ def copy_line(source, target):
 
 
 @jit(nogil=True)
-def _convert(colours, packed, out, shown, known):
-    """``colours``: (H, W) uint8; ``out``: (H, 3W) uint8, the same bytes as the RGB frame.
+def _convert(groups, lines, packed, words, long_words, shown_lines, known):
+    """One frame. The colours come as ``groups`` (uint32, four pixels each) and ``lines``
+    (uint64), the RGB frame as ``words`` (uint32, three per group) and ``long_words``
+    (uint64): views made in Python (views made here cost most of this function's compile).
 
-    ``shown`` holds the colours ``out`` already shows when ``known`` is true (the previous
-    frame converted into the same buffer): such lines are left alone. Updated on return.
+    ``shown_lines`` holds the colours the RGB frame already shows when ``known`` is true
+    (the previous frame converted into the same buffer): such lines are left alone.
     """
-    rows, width = colours.shape
-    groups = colours.view(np.uint32)
-    words = out.view(np.uint32)
-    lines = colours.view(np.uint64)
-    shown_lines = shown.view(np.uint64)
-    long_words = out.view(np.uint64)
+    rows, line_longs = lines.shape
+    rgb_longs = long_words.shape[1]
     for y in range(rows):
-        if known and _same(lines[y], shown_lines[y]):
-            continue
-        copy_line(lines[y], shown_lines[y])
-        if y > 0 and _same(lines[y], lines[y - 1]):
-            copy_line(long_words[y - 1], long_words[y])
-            continue
+        # Comparisons OR the XOR of every word, without an early exit: the loops vectorise.
+        if known:
+            difference = 0
+            for index in range(line_longs):
+                difference |= lines[y, index] ^ shown_lines[y, index]
+            if difference == 0:
+                continue
+        for index in range(line_longs):
+            shown_lines[y, index] = lines[y, index]
+        if y > 0:
+            difference = 0
+            for index in range(line_longs):
+                difference |= lines[y, index] ^ lines[y - 1, index]
+            if difference == 0:
+                for index in range(rgb_longs):
+                    long_words[y, index] = long_words[y - 1, index]
+                continue
+        row, here = groups[y], words[y]
         if y == 0:
-            convert_line(groups[y], packed, words[y])
+            convert_line(row, packed, here)
             continue
-        row, above_colours = groups[y], groups[y - 1]
-        here, above = words[y], words[y - 1]
+        above_colours, above = groups[y - 1], words[y - 1]
         for group in range(row.size):
             four = row[group]
             if four == above_colours[group]:
@@ -104,6 +105,11 @@ def _convert(colours, packed, out, shown, known):
             here[3 * group + 2] = ((p2 >> 16) | (p3 << 8)) & 0xFFFFFFFF
 
 
+def _run(colours: np.ndarray, rgb_lines: np.ndarray, shown: np.ndarray, known: bool) -> None:
+    _convert(colours.view(np.uint32), colours.view(np.uint64), PACKED_PALETTE, rgb_lines.view(np.uint32),
+             rgb_lines.view(np.uint64), shown.view(np.uint64), known)
+
+
 def _fast(colours: np.ndarray, out: np.ndarray) -> bool:
     return (sys.byteorder == "little" and colours.shape[1] % (2 * PIXELS_PER_GROUP) == 0
             and out.flags.c_contiguous and out.shape == (*colours.shape, 3))
@@ -118,7 +124,7 @@ def colours_to_rgb(colours: np.ndarray, out: np.ndarray | None = None) -> np.nda
     if not _fast(colours, out):
         np.take(palette_rgb6(), colours, axis=0, out=out)
         return out
-    _convert(colours, PACKED_PALETTE, out.reshape(height, 3 * width), np.empty_like(colours), False)
+    _run(colours, out.reshape(height, 3 * width), np.empty_like(colours), False)
     return out
 
 
@@ -138,6 +144,6 @@ class RgbFrames:
         if not _fast(colours, self.rgb):
             return colours_to_rgb(colours, self.rgb)
         height, width = colours.shape
-        _convert(colours, PACKED_PALETTE, self.rgb.reshape(height, 3 * width), self._shown, self._known)
+        _run(colours, self.rgb.reshape(height, 3 * width), self._shown, self._known)
         self._known = True
         return self.rgb
