@@ -151,13 +151,11 @@ def _spread(lanes, colours):
 
 
 @jit(nogil=True)
-def _spread_rgb(lanes, packed, line, rgb):
-    """Block colours straight to the (480, 1920) RGB frame: per block row one line of
-    colours (``line``, 640 bytes) converted once and copied to the ten lines; then block 0
-    of the first line of rows 1-47 takes its own lane."""
-    groups = line.view(np.uint32)
-    words = rgb.view(np.uint32)
-    long_words = rgb.view(np.uint64)
+def _spread_rgb(lanes, packed, line, groups, rgb, words, long_words):
+    """Block colours straight to the (480, 1920) RGB frame ``rgb``: per block row one line
+    of colours (``line``, 640 bytes; ``groups`` the same as uint32) converted once and
+    copied to the ten lines (``words``, ``long_words``: ``rgb`` as uint32 and uint64); then
+    block 0 of the first line of rows 1-47 takes its own lane."""
     for row in range(ROWS):
         top = row * BLOCK
         for column in range(COLUMNS):
@@ -191,7 +189,8 @@ class SimpleModel:
         self.palette = palette_rgb6()
         self.picture = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
         self.colours = np.empty((HEIGHT, WIDTH), dtype=np.uint8)
-        self._line = np.empty(WIDTH, dtype=np.uint8)
+        line, rgb = np.empty(WIDTH, dtype=np.uint8), self.picture.reshape(HEIGHT, 3 * WIDTH)
+        self._spread_buffers = (line, line.view(np.uint32), rgb, rgb.view(np.uint32), rgb.view(np.uint64))
         self._lanes = None
         if compiled:
             from .exact import _TABLES
@@ -238,7 +237,7 @@ class SimpleModel:
     def frame_rgb(self, rt: int) -> np.ndarray:
         """(480, 640, 3) RGB, each 2-bit channel as 85·c. Returns an internal buffer."""
         if self._lanes is not None:
-            _spread_rgb(self.block_colours(rt), PACKED_PALETTE, self._line, self.picture.reshape(HEIGHT, 3 * WIDTH))
+            _spread_rgb(self.block_colours(rt), PACKED_PALETTE, *self._spread_buffers)
             return self.picture
         return colours_to_rgb(self.frame_colours(rt), self.picture)
 
