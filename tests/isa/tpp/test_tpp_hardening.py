@@ -77,8 +77,13 @@ def test_without_a_writable_numba_cache_the_kernel_compiles_in_memory(tmp_path):
     # cache locator and, with cache=True, refuses to compile at import.
     environment = {**os.environ, "NUMBA_CACHE_LOCATOR_CLASSES": "UserProvidedCacheLocator",
                    "NUMBA_CACHE_DIR": "/dev/null/cache", "HOME": "/dev/null"}
+    for private in ("SHADERKIT_CACHE_DIR", "XDG_CACHE_HOME"):
+        environment.pop(private, None)
+    # The clock model, and a generated line kernel (compiled from source held in memory).
     script = ("from shaderkit.isa.tpp.exact import ExactMachine\n"
               "frame = ExactMachine([0x0003] * 19).run_frame()\n"
+              "fast = ExactMachine([0x0003] * 19, line_kernel=True)\n"
+              "assert (fast.run_frame() == frame).all() and fast._line_kernel is not None\n"
               "print(frame.shape)\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
                             env=environment, cwd=tmp_path)
