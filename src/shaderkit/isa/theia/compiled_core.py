@@ -128,7 +128,7 @@ def low_word(wide):
     return wide & WORD_MASK
 
 
-@jit
+@jit(inline="always")
 def alu(operation, a0, a1, a2, b0, b1, b2):
     """One lane of one of the operations :func:`run_alu` has no loop for: the three result words
     (``semantics.i_<MNEMONIC>`` for one lane)."""
