@@ -126,7 +126,9 @@ class _Generator:
         self.constants: dict[int, str] = {}
         self.segments = [_Segment()]
         self.breaks: list[list[Break]] = [[]]
-        self.pending: list[tuple[Instruction, int, set[int]]] = []  # breaks awaiting their writes
+        # Breaks awaiting their writes: (instruction, result row, registers written, predicate).
+        self.pending: list[tuple[Instruction, int, set[str], str | None]] = []
+        self.predicate: str | None = None  # the flag of the predicated IF branch being emitted
         self.operand_rows = 0
         self.result_rows = 0
         self.temporary = 0
@@ -459,8 +461,14 @@ class _Generator:
         self.add_break(instruction)
 
     def guard(self, body) -> None:
-        if self.has_ret:
-            self.emit("if not ended:")
+        """Emit ``body`` for the pixels still running: not ended by RET, and inside the IF
+        branch of the current predicate (see :meth:`predicated_if`)."""
+        tests = ["not ended"] if self.has_ret else []
+        if self.predicate is not None:
+            self.touch_read(self.predicate)
+            tests.append(self.predicate)
+        if tests:
+            self.emit(f"if {' and '.join(tests)}:")
             self.depth += 1
             body()
             self.depth -= 1
@@ -491,7 +499,7 @@ class _Generator:
 
     def add_break(self, instruction: Instruction) -> None:
         """Store the operands of ``instruction`` for NumPy; its write waits for the next segment."""
-        pending_writes = set().union(*(self.registers_written(i) for i, _, _ in self.pending)) \
+        pending_writes = set().union(*(self.registers_written(i) for i, _, _, _ in self.pending)) \
             if self.pending else set()
         if self.registers_read(instruction) & pending_writes:
             self.flush_breaks()
@@ -516,7 +524,7 @@ class _Generator:
         ufunc = UFUNCS.get(name) if operands[0][0] == "buffer" else None
         self.breaks[-1].append(Break(instruction, kind, operands, result_row, self.written_lanes(instruction),
                                      ufunc))
-        self.pending.append((instruction, result_row, self.registers_written(instruction)))
+        self.pending.append((instruction, result_row, self.registers_written(instruction), self.predicate))
 
     def flush_breaks_if_needed(self, instruction: Instruction) -> None:
         if self.pending:
@@ -528,16 +536,22 @@ class _Generator:
             return
         self.segments.append(_Segment())
         self.breaks.append([])
-        for instruction, row, _ in self.pending:
+        for instruction, row, _, predicate in self.pending:
             lanes = self.written_lanes(instruction)
             single = instruction.view.opcode.name in UFUNCS \
                 and instruction.view.sources[0].file != "c"
+            if predicate is not None:
+                self.touch_read(predicate)
+                self.emit(f"if {predicate}:")
+                self.depth += 1
             values = {}
             for lane in lanes:
                 name = self.fresh("b")
                 self.emit(f"{name} = res[{row if single else row + lane}, t]")
                 values[lane] = name
             self.write(instruction, values)
+            if predicate is not None:
+                self.depth -= 1
         self.pending = []
 
     def kill(self, instruction: Instruction) -> None:
@@ -572,7 +586,12 @@ class _Generator:
                 self.flush_breaks_if_needed(instruction)
                 self.segment.flow = True
                 body = [i for i in ordered if instruction.slot < i.slot < view.end_slot]
-                if name == "IFE":
+                if any(self.needs_break(i) for i in body):
+                    if name != "IFE" or self.depth:
+                        raise Unsupported(f"slot {instruction.slot}: {name} around an instruction that "
+                                          "needs NumPy per tile")
+                    self.predicated_if(instruction, body)
+                elif name == "IFE":
                     self.if_block(instruction, body)
                 else:
                     self.loop_block(instruction, body)
@@ -591,6 +610,41 @@ class _Generator:
                 self.kill(instruction)
                 continue
             self.arithmetic(instruction)
+
+    def needs_break(self, instruction: Instruction) -> bool:
+        """Whether ``instruction`` is done with NumPy between segments."""
+        name = instruction.view.opcode.name
+        return not (name in NATIVE or name in FLOW or name == "KIL" or name in _NO_OPERATION) \
+            and self.written_lanes(instruction) is not None
+
+    def predicated_if(self, instruction: Instruction, body: list[Instruction]) -> None:
+        """An IF (at the top level) around instructions done with NumPy: both branches are
+        emitted at the top level, everything in them guarded by a per-pixel flag computed where
+        the IF is (the interpreter's masks), and the NumPy instructions computed for every pixel
+        (as the interpreter does) but written only where the flag is set. IFs nested in it are
+        predicated too; a loop around a NumPy instruction falls back (:class:`Unsupported`)."""
+        view = instruction.view
+        outer = self.predicate
+        condition = self.condition_any(view.condition)
+        taken = self.fresh("pm")
+        within = "" if outer is None else f"{outer} and "
+        if outer is not None:
+            self.touch_read(outer)
+        self.touch_write(taken, True)
+        self.emit(f"{taken} = {within}{condition}")
+        otherwise = None
+        if view.else_slot != view.end_slot:
+            otherwise = self.fresh("pm")
+            self.touch_write(otherwise, True)
+            self.emit(f"{otherwise} = {within}not {condition}")
+        self.predicate = taken
+        self.block(body, instruction.slot + 1, view.else_slot)
+        if otherwise is not None:
+            self.flush_breaks()  # the then-branch's NumPy writes come before the else-branch's
+            self.predicate = otherwise
+            self.block(body, view.else_slot, view.end_slot)
+        self.flush_breaks()
+        self.predicate = outer
 
     def exit(self, instruction: Instruction, how: str) -> None:
         condition = self.condition_any(instruction.view.condition)
@@ -708,6 +762,11 @@ def generate(machine: FragmentMachine, layout: Layout) -> Plan:
                 generator.uses_flow)
 
 
+def _is_flag(local: str) -> bool:
+    """Whether a local is a per-pixel flag (KIL's, a predicate) rather than a float32."""
+    return local == KILLED or local.startswith("pm")
+
+
 def _export_names(machine: FragmentMachine, layout: Layout) -> list[str]:
     used = machine.register_rows
     names = []
@@ -746,19 +805,19 @@ def _segment_source(segment: _Segment, layout: Layout, loads: list[str], initial
     add("            xf = np.float32(cx) + np.float32(0.5)")
     body = "            "
     for local in loads:
-        if local == KILLED:
+        if _is_flag(local):
             add(f"{body}{local} = st[{state[local]}, t] != 0")
         else:
             add(f"{body}{local} = st[{state[local]}, t]")
     for local in initial:
-        add(f"{body}{local} = " + ("False" if local == KILLED else "K_ZERO"))
+        add(f"{body}{local} = " + ("False" if _is_flag(local) else "K_ZERO"))
     add(f"{body}ctr = 0")
     if generator.has_ret:
         add(f"{body}ended = False")
     for line in segment.lines:
         add(body + line)
     for local in stores:
-        if local == KILLED:
+        if _is_flag(local):
             add(f"{body}st[{state[local]}, t] = np.float32(1.0) if {local} else np.float32(0.0)")
         else:
             add(f"{body}st[{state[local]}, t] = {local}")

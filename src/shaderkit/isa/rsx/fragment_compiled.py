@@ -20,6 +20,7 @@ is left; otherwise the interpreter runs it and stops it where it would.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections.abc import Mapping
@@ -218,6 +219,16 @@ def _charge(machine: FragmentMachine, budget: RunBudget, lanes: int) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def _timed(budget: RunBudget):
+    """Count the run's seconds in the budget's elapsed time, as the interpreter's runs do."""
+    started, _deadline = budget.start()
+    try:
+        yield
+    finally:
+        budget.finish(started, budget.remaining)
+
+
 def _uses_derivatives(machine: FragmentMachine) -> bool:
     known = machine.__dict__.get("_uses_derivatives")
     if known is None:
@@ -277,7 +288,8 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
     else:
         height, width = grid
         tiles = row_tiles(height, width, _tile_pixels(lanes))
-    compiled.run(tiles, width, height, inp, cst, out, killed, textures)
+    with _timed(budget):
+        compiled.run(tiles, width, height, inp, cst, out, killed, textures)
 
     def export(register: int) -> np.ndarray:
         if register not in exports:
@@ -333,8 +345,10 @@ def run_image(machine: FragmentMachine, width: int, height: int,
         return None
     image = np.empty((height, width, 4), dtype=F32)
     killed = np.zeros((height, width), dtype=bool)
-    compiled.run(row_tiles(height, width, _tile_pixels(width * height)), width, height, np.zeros((1, 4, 1), dtype=F32), cst,
-                 image.reshape(1, height * width, 4), killed.reshape(height * width), textures)
+    with _timed(budget):
+        compiled.run(row_tiles(height, width, _tile_pixels(width * height)), width, height,
+                     np.zeros((1, 4, 1), dtype=F32), cst, image.reshape(1, height * width, 4),
+                     killed.reshape(height * width), textures)
     return image, killed
 
 
