@@ -16,9 +16,11 @@ output modifiers and writes it under the instruction's condition. Consecutive su
 that do not read each other's results share one break. Register components that live across a
 break go through a per-tile state buffer; the others stay locals.
 
-:func:`generate` raises :class:`Unsupported` for what it does not cover (an instruction that needs
-NumPy inside an IF or a loop, RET in a program that also has such a break); the driver then runs
-the interpreter instead.
+An IF whose branches hold such an instruction is emitted *predicated* (:meth:`_Generator.predicated_if`):
+per-pixel flags taken where the IF is guard every write in its branches, as the interpreter's
+masks do. :func:`generate` raises :class:`Unsupported` for what it does not cover (an instruction
+that needs NumPy inside a LOOP or REP, RET in a program that also has such an instruction); the
+driver then runs the interpreter instead.
 """
 
 from __future__ import annotations
