@@ -196,7 +196,8 @@ def test_run_benchmark_figures():
     for key in ("emulator_vs_direct", "emulator_hit_vs_direct_hit", "limit_vs_emulator_hit", "ratio", "seconds",
                 "compile_s", "limit_compile_s"):
         assert math.isfinite(figures[key]) and figures[key] > 0, key
-    assert figures["emulator_vs_direct"] == pytest.approx(figures["emulator_tests_per_s"] / figures["direct_tests_per_s"])
+    assert figures["emulator_vs_direct"] == pytest.approx(
+        figures["emulator_tests_per_s"] / figures["direct_tests_per_s"])
     assert figures["limit_vs_emulator_hit"] == pytest.approx(
         figures["limit_tests_per_s"] / figures["emulator_hit_tests_per_s"])
     assert figures["ratio"] == pytest.approx(1 / figures["emulator_vs_direct"])

@@ -132,11 +132,13 @@ def low_word(wide):
 def alu(operation, a0, a1, a2, b0, b1, b2):
     """One lane of one of the operations :func:`run_alu` has no loop for: the three result words
     (``semantics.i_<MNEMONIC>`` for one lane)."""
-    if operation == MUL:
-        return (low_word(called_multiply(a0, b0, True)), low_word(called_multiply(a1, b1, True)),
-                low_word(called_multiply(a2, b2, True)))
+    # ``scaled`` is a variable, not a literal, so that called_multiply is compiled once.
+    scaled = operation != IMUL
+    if operation == MUL or operation == IMUL:
+        return (low_word(called_multiply(a0, b0, scaled)), low_word(called_multiply(a1, b1, scaled)),
+                low_word(called_multiply(a2, b2, scaled)))
     if operation == MAG:
-        squares = called_multiply(a0, a0, True) + called_multiply(a1, a1, True) + called_multiply(a2, a2, True)
+        squares = called_multiply(a0, a0, scaled) + called_multiply(a1, a1, scaled) + called_multiply(a2, a2, scaled)
         length = called_magnitude_sqrt(squares)
         return length, length, length
     if operation == INC:
@@ -150,7 +152,7 @@ def alu(operation, a0, a1, a2, b0, b1, b2):
     if operation == INCZ:
         return a0, a1, called_add(a2, ONE)
     if operation == MULP:
-        return a0, a1, low_word(called_multiply(a0, a1, True))
+        return a0, a1, low_word(called_multiply(a0, a1, scaled))
     if operation == MOD:
         return a0 & low_word(b0 - ONE), a1 & low_word(b1 - ONE), a2 & low_word(b2 - ONE)
     if operation == FRAC:
@@ -159,9 +161,6 @@ def alu(operation, a0, a1, a2, b0, b1, b2):
         return low_word(~a0 + U64(1)), low_word(~a1 + U64(1)), low_word(~a2 + U64(1))
     if operation == XCHANGEX:
         return b0, a1, a2
-    if operation == IMUL:
-        return (low_word(called_multiply(a0, b0, False)), low_word(called_multiply(a1, b1, False)),
-                low_word(called_multiply(a2, b2, False)))
     if operation == UNSCALE:
         return a0 >> SCALE, a1 >> SCALE, a2 >> SCALE
     if operation == SWIZZLE3D:
