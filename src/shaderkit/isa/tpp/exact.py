@@ -202,6 +202,18 @@ def rr_rule(pc, px):
 
 
 @jit(inline="always")
+def rx_update(rule, rx):
+    """RX after rule 4's update ``rule`` (RX_STEP or RX_CLEAR) from RX before the clock."""
+    return (rx + 1) & 63 if rule == RX_STEP else 0
+
+
+@jit(inline="always")
+def rr_update(rule, rr, ry, lfsr_step_table):
+    """RR after rule 7's update ``rule`` (RR_STEP or RR_RESEED) from RR and RY before the clock."""
+    return lfsr_step_table[(ry + 1) & 63] if rule == RR_RESEED else lfsr_step_table[rr]
+
+
+@jit(inline="always")
 def next_control(pc, ir, run, px, py, strobe):
     """Rules 2, 3, 8, 9 and the sampling point: ``(pc, ir, dr, run, px, py, strobe, sample)``
     after the clock, ``sample`` saying the counters then read a visible pixel (7.2)."""
@@ -289,10 +301,8 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
 
         # Rules 4-7 come after the ALU write: a hardware update wins (spec 4.3).
         rule = rx_rule(pc, run)
-        if rule == RX_STEP:
-            values[REG_RX] = (old_rx + 1) & 63
-        elif rule == RX_CLEAR:
-            values[REG_RX] = 0
+        if rule != RX_KEEP:
+            values[REG_RX] = rx_update(rule, old_rx)
         if ry_ticks(run, px, py, strobe):
             if line_counter == 9:
                 line_counter = 0
@@ -306,10 +316,8 @@ def _run_clocks(clocks, state, values, program, tables, lfsr_step_table, frame):
             else:
                 time_counter = (time_counter + 1) & 63
         rule = rr_rule(pc, px)
-        if rule == RR_RESEED:
-            values[REG_RR] = lfsr_step_table[(old_ry + 1) & 63]
-        elif rule == RR_STEP:
-            values[REG_RR] = lfsr_step_table[old_rr]
+        if rule != RR_KEEP:
+            values[REG_RR] = rr_update(rule, old_rr, old_ry, lfsr_step_table)
 
         pc, ir, dr, run, px, py, strobe, sample = next_control(pc, ir, run, px, py, strobe)
         if sample:
