@@ -105,7 +105,9 @@ def _run_twice_script(root):
         os.environ[{jit.CACHE_ENVIRONMENT!r}] = {str(root)!r}
         from shaderkit.core import jit
         (add,) = jit.compile_source({ADD_SOURCE!r}, ("add",))
+        print(jit.cached(add), jit.ready(add))
         seconds, state = jit.first_call((add,), lambda: add(2, 3))
+        print(jit.cached(add), jit.ready(add))
         assert add(2, 3) == 5
         print(state)
     """)
@@ -113,9 +115,10 @@ def _run_twice_script(root):
 
 def test_generated_kernels_are_found_again_by_the_next_process(tmp_path):
     script = _run_twice_script(tmp_path / "root")
-    states = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.strip()
-              for _ in range(2)]
-    assert states == ["compiled", "cache"]
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+            for _ in range(2)]
+    # cached and ready before and after the call, then how the call got its code
+    assert runs == [["False", "False", "True", "True", "compiled"], ["True", "True", "True", "True", "cache"]]
     generated = list((tmp_path / "root").rglob("generated/*.py"))
     assert len(generated) == 1 and generated[0].read_text() == ADD_SOURCE
 

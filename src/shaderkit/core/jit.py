@@ -41,9 +41,11 @@ import numba
 __all__ = [
     "CACHE_ENVIRONMENT",
     "cache_directory",
+    "cached",
     "compile_source",
     "first_call",
     "jit",
+    "ready",
     "thread_counts",
 ]
 
@@ -192,6 +194,23 @@ def first_call(dispatchers: tuple, call: Callable[[], object]) -> tuple[float, s
     if signatures == 0:
         return seconds, "ready"
     return seconds, "cache" if hits and not misses else "compiled"
+
+
+def cached(dispatcher) -> bool:
+    """Whether the disk cache holds an entry for ``dispatcher``'s source.
+
+    Numba has no public query for its cache, so this reads the index through the cache
+    object; any failure (no cache directory, another Numba's layout) counts as not cached.
+    """
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - any failure means "would compile"
+        return False
+
+
+def ready(dispatcher) -> bool:
+    """Whether ``dispatcher``'s first call is cheap: compiled in this process already, or cached."""
+    return bool(dispatcher.signatures) or cached(dispatcher)
 
 
 def thread_counts() -> dict[str, int]:

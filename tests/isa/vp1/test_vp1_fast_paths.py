@@ -423,10 +423,10 @@ def test_the_kernel_is_ready_once_compiled():
 def test_the_kernel_is_kept_in_the_disk_cache_for_later_processes():
     # A closure over the units, as the loop once was, compiles but is never saved: Numba then
     # warns and a later process compiles again. The index entry is what a later process loads.
-    from shaderkit.core.jit import cache_directory
+    from shaderkit.core.jit import cache_directory, cached
     if cache_directory() is None:
         pytest.skip("no usable kernel cache directory here")
     from shaderkit.isa.vp1 import Vp1
     compiled.run_compiled(Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image))
     run = compiled.kernel()
-    assert run._cache._cache_file._load_index(), "the compiled loop's kernel was not saved to the cache"
+    assert cached(run), "the compiled loop's kernel was not saved to the cache"

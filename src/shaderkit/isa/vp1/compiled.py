@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.jit import ready
 from .bundles import bundle_length, slots
 from .compiled_address import ADDRESS_COMPILED
 from .compiled_s2v import word_parts
@@ -113,15 +114,8 @@ def kernel():
 
 
 def kernel_ready() -> bool:
-    """Whether the kernel's first call is cheap: compiled in this process already, or found in
-    the disk cache (Numba's index of it holds an entry for this source)."""
-    run = kernel()
-    if run.signatures:
-        return True
-    try:
-        return bool(run._cache._cache_file._load_index())
-    except Exception:  # no cache (no usable directory) or another Numba's layout: compile
-        return False
+    """Whether the kernel's first call is cheap: compiled in this process already, or cached."""
+    return ready(kernel())
 
 
 # When run_long goes on in the compiled loop: once interpreting has taken about as long as the
