@@ -233,6 +233,25 @@ def run_alu(step, a, b, d, count):
 
 
 @jit
+def group_columns(chosen, group, group_size, ids):
+    """Fill ``ids`` with the group's register-file columns; (the first one, how many lanes are
+    out of one contiguous run from it)."""
+    first = chosen[group[0]]
+    gaps = 0
+    for j in range(group_size):
+        ids[j] = chosen[group[j]]
+        gaps += ids[j] != first + j
+    return first, gaps
+
+
+@jit
+def credit(executed, ids, group_size, instructions):
+    """Count ``instructions`` more for each lane of the group."""
+    for j in range(group_size):
+        executed[ids[j]] += instructions
+
+
+@jit
 def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
     """``Core.call`` on lanes ``chosen`` (register-file columns); (status, where) — see the module doc.
 
@@ -250,8 +269,14 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
     live = count
     converged = True
     pc = np.int64(entry)
+    first, gaps = group_columns(chosen, group, group_size, ids)
+    # Instructions the current group has run that ``executed`` does not count yet: while the
+    # group stays the same they are counted once, when it changes or the call ends.
+    pending = 0
     for _ in range(budget):
         if not converged:
+            credit(executed, ids, group_size, pending)
+            pending = 0
             pc = NO_PC
             for j in range(live):
                 if pcs[live_lanes[j]] < pc:
@@ -261,17 +286,13 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
                 if pcs[live_lanes[j]] == pc:
                     group[group_size] = live_lanes[j]
                     group_size += 1
+            first, gaps = group_columns(chosen, group, group_size, ids)
         if pc < 0 or pc >= index_of.shape[0] or index_of[pc] < 0:
+            credit(executed, ids, group_size, pending)
             return NO_CODE, pc
         index = index_of[pc]
         step = table[index]
-        first = chosen[group[0]]
-        gaps = 0   # lanes out of one contiguous run from ``first``
-        for j in range(group_size):
-            lane = chosen[group[j]]
-            ids[j] = lane
-            executed[lane] += 1
-            gaps += lane != first + j
+        pending += 1
         kind = step[KIND]
         next_pc = pc + 1
         if kind == simt.ALU:
@@ -339,6 +360,7 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
             for j in range(group_size):
                 returned[group[j]] = result
             if converged:
+                credit(executed, ids, group_size, pending)
                 return FINISHED, 0
             for j in range(group_size):
                 pcs[group[j]] = NO_PC
@@ -349,9 +371,11 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
                     kept += 1
             live = kept
             if live == 0:
+                credit(executed, ids, group_size, pending)
                 return FINISHED, 0
             continue
         elif kind != simt.NOTHING:
+            credit(executed, ids, group_size, pending)
             return FAULTED, index
         if converged:
             pc = next_pc
@@ -361,4 +385,5 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
             if group_size == live:  # every live lane is here: run converged again
                 converged = True
                 pc = next_pc
+    credit(executed, ids, group_size, pending)
     return OUT_OF_BUDGET, 0
