@@ -250,48 +250,34 @@ def direct_hit_test(scene: Scene, direction: np.ndarray, hoist: bool = False) ->
 
 @jit
 def _limit_kernel(direction, triangle_words, camera, hit, closest, last_t):
-    """The hoisted hit test as one compiled loop: per triangle E1, E2, T, Q and H1 once, then per
-    pixel P, H2, H3, DELTA, the three divisions (X lane only: a DOT row holds one value thrice)
-    and the same compare rules as BIU; bit exact with :func:`direct_hits`. The per-triangle rows
-    are loops over their three lanes, so each unit is compiled in once or twice."""
-    count = triangle_words.shape[0]
-    e1 = np.empty((count, 3), dtype=np.uint64)
-    e2 = np.empty((count, 3), dtype=np.uint64)
-    to_origin = np.empty((count, 3), dtype=np.uint64)
-    q = np.empty((count, 3), dtype=np.uint64)
-    h1 = np.empty(count, dtype=np.uint64)
-    for index in range(count):
-        words = triangle_words[index]
-        for k in range(3):
-            v0 = U64(words[k])
-            e1[index, k] = sub(U64(words[6 + k]), v0)
-            e2[index, k] = sub(U64(words[12 + k]), v0)
-            to_origin[index, k] = sub(U64(camera[k]), v0)
-        for k in range(3):
-            q[index, k] = cross_lane(to_origin[index], e1[index], k)
-        h1[index] = dot(q[index], e2[index])
+    """The hoisted hit test as one compiled kernel: per triangle E1, E2, T, Q and H1 once, then
+    for every pixel P, DELTA, H2, H3, the three divisions (X lane only: a DOT row holds one
+    value thrice) and BIU's compare rules; bit exact with :func:`direct_hits`. The pixel loop
+    has no branches (every pixel computes everything, then selects), so it vectorises."""
+    pixels = direction.shape[1]
+    ray_x, ray_y, ray_z = direction[0], direction[1], direction[2]
     zero = U64(0)
     one = U64(ONE)
-    for pixel in range(direction.shape[1]):
-        ray = (U64(direction[0, pixel]), U64(direction[1, pixel]), U64(direction[2, pixel]))
-        nearest = U64(last_t[pixel])
-        for index in range(count):
-            # P as a tuple (in registers): the per-pixel work is what the limit is about.
-            edge = (e2[index, 0], e2[index, 1], e2[index, 2])
-            p = (cross_lane(ray, edge, 0), cross_lane(ray, edge, 1), cross_lane(ray, edge, 2))
-            delta = dot(p, e1[index])
-            u = divide(dot(p, to_origin[index]), delta)
-            if not compare(TEST_GE, u, zero):
-                continue
-            v = divide(dot(q[index], ray), delta)
-            if not compare(TEST_GE, v, zero) or not compare(TEST_LE, add(u, v), one):
-                continue
-            hit[pixel] = True
-            t = divide(h1[index], delta)
-            if not compare(TEST_GE, t, nearest):
-                nearest = t
-                closest[pixel] = index
-        last_t[pixel] = np.uint32(nearest)
+    for index in range(triangle_words.shape[0]):
+        words = triangle_words[index]
+        v0 = (U64(words[0]), U64(words[1]), U64(words[2]))
+        e1 = (sub(U64(words[6]), v0[0]), sub(U64(words[7]), v0[1]), sub(U64(words[8]), v0[2]))
+        e2 = (sub(U64(words[12]), v0[0]), sub(U64(words[13]), v0[1]), sub(U64(words[14]), v0[2]))
+        to_origin = (sub(U64(camera[0]), v0[0]), sub(U64(camera[1]), v0[1]), sub(U64(camera[2]), v0[2]))
+        q = (cross_lane(to_origin, e1, 0), cross_lane(to_origin, e1, 1), cross_lane(to_origin, e1, 2))
+        h1 = dot(q, e2)
+        for pixel in range(pixels):
+            ray = (U64(ray_x[pixel]), U64(ray_y[pixel]), U64(ray_z[pixel]))
+            p = (cross_lane(ray, e2, 0), cross_lane(ray, e2, 1), cross_lane(ray, e2, 2))
+            delta = dot(p, e1)
+            u = divide(dot(p, to_origin), delta)
+            v = divide(dot(q, ray), delta)
+            t = divide(h1, delta)
+            accepted = compare(TEST_GE, u, zero) & compare(TEST_GE, v, zero) & compare(TEST_LE, add(u, v), one)
+            closer = accepted & (not compare(TEST_GE, t, U64(last_t[pixel])))
+            hit[pixel] |= accepted
+            last_t[pixel] = np.uint32(t) if closer else last_t[pixel]
+            closest[pixel] = index if closer else closest[pixel]
 
 
 def limit_hit_test(scene: Scene, direction: np.ndarray) -> DirectHits:

@@ -193,11 +193,11 @@ def run_alu(step, a, b, d, count):
     time so that each unit is compiled in once; the others go through :func:`alu` lane by lane.
     """
     operation = step[OPERATION]
-    if operation == COPY or operation == ZERO_ROW:
+    if operation == ZERO_ROW:
         for k in range(3):
-            source, target = a[k], d[k]
+            target = d[k]
             for j in range(count):
-                target[j] = source[j] if operation == COPY else 0
+                target[j] = 0
     elif operation == ADD or operation == SUB or operation == DIV:
         for k in range(3):
             left, right, target = a[k], b[k], d[k]
@@ -277,13 +277,15 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
         if not converged:
             credit(executed, ids, group_size, pending)
             pending = 0
+            # One pass: the lowest program counter so far, and the lanes at it.
             pc = NO_PC
-            for j in range(live):
-                if pcs[live_lanes[j]] < pc:
-                    pc = pcs[live_lanes[j]]
             group_size = 0
             for j in range(live):
-                if pcs[live_lanes[j]] == pc:
+                lane_pc = pcs[live_lanes[j]]
+                if lane_pc < pc:
+                    pc = lane_pc
+                    group_size = 0
+                if lane_pc == pc:
                     group[group_size] = live_lanes[j]
                     group_size += 1
             first, gaps = group_columns(chosen, group, group_size, ids)
@@ -304,6 +306,11 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
                 value = np.uint32(step[IMMEDIATE])
                 for j in range(group_size):
                     rows[dst, operation - SETX, ids[j]] = value
+            elif operation == COPY:
+                # Straight from row to row, also for scattered lanes (no gathered copies).
+                for j in range(group_size):
+                    for k in range(3):
+                        rows[dst, k, ids[j]] = rows[s1, k, ids[j]]
             else:
                 contiguous = gaps == 0 and dst != s1 and dst != s2
                 if contiguous:
