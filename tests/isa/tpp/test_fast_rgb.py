@@ -9,7 +9,7 @@ import pytest
 from shaderkit.isa.tpp import TinyPixelProcessor
 from shaderkit.isa.tpp.bench import BENCH_PROGRAM, DEPENDENT_PROGRAM
 from shaderkit.isa.tpp.exact import ExactMachine, rt_of_frame
-from shaderkit.isa.tpp.rgb import RgbFrames, colours_to_rgb
+from shaderkit.isa.tpp.rgb import colours_to_rgb
 from shaderkit.isa.tpp.simple import SimpleModel
 from shaderkit.render.images import colours6_to_rgb
 
@@ -53,14 +53,3 @@ def test_both_models_give_the_same_rgb_frames(bench_image):
     for _ in range(4):
         rt = rt_of_frame(exact.frame_index)
         assert np.array_equal(exact.run_frame_rgb(), simple.frame_rgb(rt))
-
-
-def test_frames_converted_into_one_buffer_show_each_frame():
-    generator = np.random.default_rng(9)
-    frames = RgbFrames(480, 640)
-    colours = np.repeat(generator.integers(0, 64, (480, 1), dtype=np.uint8), 640, axis=1)
-    for change in range(4):
-        if change:  # some lines change, most stay
-            colours = colours.copy()
-            colours[generator.integers(0, 480, 5)] = generator.integers(0, 64, (5, 640), dtype=np.uint8)
-        assert np.array_equal(frames.convert(colours), colours6_to_rgb(colours))

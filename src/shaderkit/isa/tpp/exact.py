@@ -483,11 +483,11 @@ class ExactMachine:
     def run_frame_rgb(self) -> np.ndarray:
         """:meth:`run_frame` as (480, 640, 3) uint8 RGB (each 2-bit channel c as 85·c).
         Returns an internal buffer, overwritten by the next call."""
-        from .rgb import RgbFrames  # imported late: the converter is compiled on first use
+        from .rgb import colours_to_rgb  # imported late: the converter is compiled on first use
         self.run_until((self.frame_index + 1) * CLOCKS_PER_FRAME)
         if self._rgb is None:
-            self._rgb = RgbFrames(VISIBLE_HEIGHT, VISIBLE_WIDTH)
-        return self._rgb.convert(self._frame)
+            self._rgb = np.empty((VISIBLE_HEIGHT, VISIBLE_WIDTH, 3), dtype=np.uint8)
+        return colours_to_rgb(self._frame, self._rgb)
 
     def periodic_state(self) -> bytes:
         """At a frame boundary, everything that decides the frames to come.

@@ -19,7 +19,7 @@ from shaderkit.core.jit import jit
 
 from ...render.images import palette_rgb6
 
-__all__ = ["PACKED_PALETTE", "RgbFrames", "colours_to_rgb", "convert_line", "copy_line", "packed_palette"]
+__all__ = ["PACKED_PALETTE", "colours_to_rgb", "convert_line", "copy_line", "packed_palette"]
 
 PIXELS_PER_GROUP = 4  # four RGB pixels are exactly three 32-bit words
 
@@ -36,17 +36,22 @@ PACKED_PALETTE = packed_palette()
 
 
 @jit(nogil=True, inline="always")
+def convert_group(four, packed, words, group):
+    """Four pixels' colours (one uint32) as three uint32 words of RGB at ``words[3 * group]``."""
+    p0 = packed[four & 255]
+    p1 = packed[(four >> 8) & 255]
+    p2 = packed[(four >> 16) & 255]
+    p3 = packed[(four >> 24) & 255]
+    words[3 * group] = (p0 | (p1 << 24)) & 0xFFFFFFFF
+    words[3 * group + 1] = ((p1 >> 8) | (p2 << 16)) & 0xFFFFFFFF
+    words[3 * group + 2] = ((p2 >> 16) | (p3 << 8)) & 0xFFFFFFFF
+
+
+@jit(nogil=True, inline="always")
 def convert_line(groups, packed, words):
     """One line: ``groups`` its colours as uint32 (four pixels each), ``words`` its RGB as uint32."""
     for group in range(groups.size):
-        four = groups[group]
-        p0 = packed[four & 255]
-        p1 = packed[(four >> 8) & 255]
-        p2 = packed[(four >> 16) & 255]
-        p3 = packed[(four >> 24) & 255]
-        words[3 * group] = (p0 | (p1 << 24)) & 0xFFFFFFFF
-        words[3 * group + 1] = ((p1 >> 8) | (p2 << 16)) & 0xFFFFFFFF
-        words[3 * group + 2] = ((p2 >> 16) | (p3 << 8)) & 0xFFFFFFFF
+        convert_group(groups[group], packed, words, group)
 
 
 @jit(nogil=True, inline="always")
@@ -56,37 +61,23 @@ def copy_line(source, target):
 
 
 @jit(nogil=True)
-def _convert(groups, lines, packed, words, long_words, shown_lines, known):
+def _convert(groups, lines, packed, words, long_words):
     """One frame. The colours come as ``groups`` (uint32, four pixels each) and ``lines``
     (uint64), the RGB frame as ``words`` (uint32, three per group) and ``long_words``
     (uint64): views made in Python (views made here cost most of this function's compile).
-
-    ``shown_lines`` holds the colours the RGB frame already shows when ``known`` is true
-    (the previous frame converted into the same buffer): such lines are left alone.
     """
     rows, line_longs = lines.shape
-    rgb_longs = long_words.shape[1]
     for y in range(rows):
-        # Comparisons OR the XOR of every word, without an early exit: the loops vectorise.
-        if known:
-            difference = 0
-            for index in range(line_longs):
-                difference |= lines[y, index] ^ shown_lines[y, index]
-            if difference == 0:
-                continue
-        for index in range(line_longs):
-            shown_lines[y, index] = lines[y, index]
-        if y > 0:
-            difference = 0
-            for index in range(line_longs):
-                difference |= lines[y, index] ^ lines[y - 1, index]
-            if difference == 0:
-                for index in range(rgb_longs):
-                    long_words[y, index] = long_words[y - 1, index]
-                continue
         row, here = groups[y], words[y]
         if y == 0:
             convert_line(row, packed, here)
+            continue
+        # The comparison ORs the XOR of every word, without an early exit: the loop vectorises.
+        difference = 0
+        for index in range(line_longs):
+            difference |= lines[y, index] ^ lines[y - 1, index]
+        if difference == 0:
+            copy_line(long_words[y - 1], long_words[y])
             continue
         above_colours, above = groups[y - 1], words[y - 1]
         for group in range(row.size):
@@ -95,19 +86,13 @@ def _convert(groups, lines, packed, words, long_words, shown_lines, known):
                 here[3 * group] = above[3 * group]
                 here[3 * group + 1] = above[3 * group + 1]
                 here[3 * group + 2] = above[3 * group + 2]
-                continue
-            p0 = packed[four & 255]
-            p1 = packed[(four >> 8) & 255]
-            p2 = packed[(four >> 16) & 255]
-            p3 = packed[(four >> 24) & 255]
-            here[3 * group] = (p0 | (p1 << 24)) & 0xFFFFFFFF
-            here[3 * group + 1] = ((p1 >> 8) | (p2 << 16)) & 0xFFFFFFFF
-            here[3 * group + 2] = ((p2 >> 16) | (p3 << 8)) & 0xFFFFFFFF
+            else:
+                convert_group(four, packed, here, group)
 
 
-def _run(colours: np.ndarray, rgb_lines: np.ndarray, shown: np.ndarray, known: bool) -> None:
+def _run(colours: np.ndarray, rgb_lines: np.ndarray) -> None:
     _convert(colours.view(np.uint32), colours.view(np.uint64), PACKED_PALETTE, rgb_lines.view(np.uint32),
-             rgb_lines.view(np.uint64), shown.view(np.uint64), known)
+             rgb_lines.view(np.uint64))
 
 
 def _fast(colours: np.ndarray, out: np.ndarray) -> bool:
@@ -124,26 +109,5 @@ def colours_to_rgb(colours: np.ndarray, out: np.ndarray | None = None) -> np.nda
     if not _fast(colours, out):
         np.take(palette_rgb6(), colours, axis=0, out=out)
         return out
-    _run(colours, out.reshape(height, 3 * width), np.empty_like(colours), False)
+    _run(colours, out.reshape(height, 3 * width))
     return out
-
-
-class RgbFrames:
-    """One RGB buffer that successive frames are converted into: lines whose colours are
-    those it already shows are not written again (an animation's frames mostly repeat: RT
-    steps every few frames, and many programs change few lines when it does)."""
-
-    def __init__(self, height: int, width: int):
-        self.rgb = np.empty((height, width, 3), dtype=np.uint8)
-        self._shown = np.empty((height, width), dtype=np.uint8)
-        self._known = False
-
-    def convert(self, colours: np.ndarray) -> np.ndarray:
-        """``colours`` as RGB; returns the buffer (valid until the next call)."""
-        colours = np.ascontiguousarray(colours, dtype=np.uint8)
-        if not _fast(colours, self.rgb):
-            return colours_to_rgb(colours, self.rgb)
-        height, width = colours.shape
-        _run(colours, self.rgb.reshape(height, 3 * width), self._shown, self._known)
-        self._known = True
-        return self.rgb
