@@ -251,10 +251,10 @@ class TheiaMachine:
                 else:
                     rows[TRIANGLE_ROWS][:, :, entered] = triangle_rows
                 accepted = core.call(self.entries["BIU"], entered, routine="BIU")
-                _count(statistics, core_of_lane[entered], "triangle_tests")
                 hit[entered[accepted]] = True
                 if run_tcc:
                     core.call(self.entries["TCC"], entered[accepted], routine="TCC")
+            _count(statistics, core_of_lane[entered], "triangle_tests", header.triangles)
         raise InputError("Vertex.mem: the node links never end (a cycle?)")
 
     def _fetch_texels(self, rows: np.ndarray, hits: np.ndarray, texels: np.ndarray | None, scene: Scene,
