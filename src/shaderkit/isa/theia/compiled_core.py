@@ -183,6 +183,15 @@ def alu(operation, a0, a1, a2, b0, b1, b2):
     return low_word(a0 << SCALE), low_word(a1 << SCALE), low_word(a2 << SCALE)
 
 
+@jit(inline="always")
+def repeated_lanes(a, b, count):
+    """Whether every lane of A and of B holds one word in X, Y and Z."""
+    differ = 0
+    for j in range(count):
+        differ |= (a[1][j] ^ a[0][j]) | (a[2][j] ^ a[0][j]) | (b[1][j] ^ b[0][j]) | (b[2][j] ^ b[0][j])
+    return differ == 0
+
+
 @jit
 def run_alu(step, a, b, d, count):
     """The ALU step ``step`` (a table row) on ``count`` lanes of the rows A, B, D (each a tuple of
@@ -198,6 +207,11 @@ def run_alu(step, a, b, d, count):
             target = d[k]
             for j in range(count):
                 target[j] = 0
+    elif operation == DIV and repeated_lanes(a, b, count):
+        # Rows made by DOT hold one value thrice (every DIV in BIU): divide once per lane.
+        for j in range(count):
+            quotient = divide(U64(a[0][j]), U64(b[0][j]))
+            d[0][j], d[1][j], d[2][j] = quotient, quotient, quotient
     elif operation == ADD or operation == SUB or operation == DIV:
         for k in range(3):
             left, right, target = a[k], b[k], d[k]
