@@ -4,7 +4,9 @@ Every program of the corpus (the golden/rsx asm and real fragment programs, the 
 bench program) and seeded random programs run both ways, as lanes (FragmentMachine.run) and as
 full-screen images (run_fullscreen), on the README inputs and on inputs full of special values
 (NaN, infinities, signed zeros, fp16 edges). Colour, depth, MRT, KIL flags: same bits, except that
-two NaNs count as equal (see test_nan_payloads_agree_where_they_show for where they must agree).
+two NaNs count as equal (see test_nan_payloads_agree_where_they_show for where they must agree;
+a NaN made from literals alone is folded by LLVM at compile time to +NaN where NumPy gives the
+processor's -NaN, docs/rsx.md).
 """
 
 from __future__ import annotations
