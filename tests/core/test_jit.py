@@ -22,11 +22,12 @@ def fresh_cache(monkeypatch):
     monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
     monkeypatch.delenv(jit.CACHE_ENVIRONMENT, raising=False)
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    jit.cache_directory.cache_clear()
-    jit._load_generated.cache_clear()
+    forget = (jit.cache_directory, jit._load_generated, jit._compiled_functions)
+    for cached in forget:
+        cached.cache_clear()
     yield monkeypatch
-    jit.cache_directory.cache_clear()
-    jit._load_generated.cache_clear()
+    for cached in forget:
+        cached.cache_clear()
 
 
 def _blocked(tmp_path, name):
@@ -128,6 +129,9 @@ def test_first_call_says_ready_when_nothing_new_is_compiled(fresh_cache, tmp_pat
     (add,) = jit.compile_source(ADD_SOURCE, ("add",))
     assert jit.first_call((add,), lambda: add(1, 2))[1] == "compiled"
     assert jit.first_call((add,), lambda: add(1, 2))[1] == "ready"
+    # the same source, names and options in the same process: the same, compiled dispatcher
+    assert jit.compile_source(ADD_SOURCE, ("add",)) == (add,)
+    assert jit.compile_source(ADD_SOURCE, ("add",), fastmath=False) != (add,)
 
 
 def test_thread_counts_follow_the_environment(monkeypatch):

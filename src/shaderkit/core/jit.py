@@ -132,10 +132,16 @@ def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Call
 
     The source must be self-contained (it imports what it uses). With a cache directory it is
     written to ``generated/<hash>.py`` there and loaded as a module, so the compiled code is
-    found again by later processes; without one it runs in memory.
+    found again by later processes; without one it runs in memory. Within a process the same
+    source, names and options give the same dispatchers (compiled once).
     """
+    return _compiled_functions(source, tuple(names), tuple(sorted(options.items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_functions(source: str, names: tuple[str, ...], options: tuple) -> tuple[Callable, ...]:
     module = _load_generated(source)
-    return tuple(jit(getattr(module, name), **options) for name in names)
+    return tuple(jit(getattr(module, name), **dict(options)) for name in names)
 
 
 @functools.lru_cache(maxsize=256)

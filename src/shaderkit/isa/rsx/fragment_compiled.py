@@ -21,7 +21,6 @@ is left; otherwise the interpreter runs it and stops it where it would.
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -69,7 +68,8 @@ class CompiledProgram:
         self.machine = machine
         self.layout = layout
         self.plan: Plan = generate(machine, layout)
-        self.kernels = _kernels(self.plan.source, self.plan.names)
+        # compiled once per process and source (another machine of the same program shares them)
+        self.kernels = compile_source(self.plan.source, self.plan.names, **KERNEL_OPTIONS)
 
     def run(self, tiles: list[tuple[int, int, int, int]], width: int, height: int, inp: np.ndarray,
             cst: np.ndarray, out: np.ndarray, outk: np.ndarray, textures: Mapping[int, Texture]) -> None:
@@ -109,13 +109,6 @@ class CompiledProgram:
                         result = _break_result(step, values, (rows, cols), textures)
                         for lane in step.lanes:
                             results[row + lane, :lanes] = result[lane if result.shape[0] > 1 else 0]
-
-
-@functools.lru_cache(maxsize=128)
-def _kernels(source: str, names: tuple[str, ...]) -> tuple:
-    """The compiled functions of a generated source, once per process (another machine of the
-    same program shares them)."""
-    return compile_source(source, names, **KERNEL_OPTIONS)
 
 
 def _executor(threads: int) -> ThreadPoolExecutor:

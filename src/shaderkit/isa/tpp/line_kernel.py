@@ -362,12 +362,7 @@ class LineKernel:
         return (self.run,)
 
 
-@functools.lru_cache(maxsize=32)
-def _kernel_for_source(source: str) -> LineKernel:
-    return LineKernel(source)
-
-
 def kernel_for(rows: np.ndarray) -> LineKernel:
     """The line kernel of the program whose prepared slot rows are ``rows[0:20]``; one per
     program per process (and compiled once per program while the disk cache keeps it)."""
-    return _kernel_for_source(kernel_source(np.asarray(rows)[:SLOT_COUNT]))
+    return LineKernel(kernel_source(np.asarray(rows)[:SLOT_COUNT]))

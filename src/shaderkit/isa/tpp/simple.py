@@ -14,7 +14,6 @@ with a compiled loop; it costs a compile per program (cached on disk).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -122,11 +121,6 @@ def lane_kernel_source(image: Sequence[int], rev: str) -> str:
                                        late=code(range(SLOT_WHERE_RX_ADVANCES, SLOT_WHERE_RX_ADVANCES + 1)))
 
 
-@functools.lru_cache(maxsize=32)
-def _lane_kernel(source: str):
-    return compile_source(source, ("lanes",), nogil=True)[0]
-
-
 @jit(nogil=True)
 def _spread(lanes, colours):
     """Block colours over the (480, 640) frame: each block row's first line is built once and
@@ -194,7 +188,7 @@ class SimpleModel:
         self._lanes = None
         if compiled:
             from .exact import _TABLES
-            self._lanes = _lane_kernel(lane_kernel_source(list(image), rev))
+            (self._lanes,) = compile_source(lane_kernel_source(list(image), rev), ("lanes",), nogil=True)
             self._tables = _TABLES
             self._wide_inputs = {name: values.astype(np.int64) for name, values in self.inputs.items()}
             self._lane_colours = np.empty(lanes, dtype=np.uint8)
