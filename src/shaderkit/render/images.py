@@ -31,6 +31,7 @@ from shaderkit.core.fileio import atomic_path, read_file_bytes
 __all__ = [
     "check_picture_suffix",
     "ANIMATION_SUFFIXES",
+    "checked_colours6",
     "colours6_to_rgb",
     "palette_rgb6",
     "read_picture",
@@ -280,14 +281,19 @@ def palette_rgb6() -> np.ndarray:
     return _PALETTE_RGB6.copy()
 
 
-def colours6_to_rgb(colours: np.ndarray) -> np.ndarray:
-    """Map an ``(H, W)`` array of 6-bit colours (0..63) to an ``(H, W, 3)`` uint8 RGB image."""
+def checked_colours6(colours: np.ndarray) -> np.ndarray:
+    """``colours`` checked to be 6-bit colours (0..63), as uint8."""
     colours = np.asarray(colours)
     if colours.dtype.kind not in "ui":
         raise InputError(f"6-bit colours must be integers, got {colours.dtype}")
     if colours.size and (colours.min() < 0 or colours.max() > 63):
         raise InputError(f"6-bit colours must be 0..63, got values {colours.min()}..{colours.max()}")
-    return _PALETTE_RGB6[colours]
+    return colours.astype(np.uint8, copy=False)
+
+
+def colours6_to_rgb(colours: np.ndarray) -> np.ndarray:
+    """Map an ``(H, W)`` array of 6-bit colours (0..63) to an ``(H, W, 3)`` uint8 RGB image."""
+    return _PALETTE_RGB6[checked_colours6(colours)]
 
 
 def written_summary(path: str | os.PathLike, width: int, height: int, *, frames: int | None = None,

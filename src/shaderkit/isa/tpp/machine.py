@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.diagnostics import InputError
-from ...render.images import palette_rgb6, scale_nearest
+from ...render.images import checked_colours6, palette_rgb6, scale_nearest
 from . import uart
 from .analysis import prior_state_reads, simple_model_obstacles
 from .exact import (CLOCKS_PER_FRAME, RESET_PROGRAMS, ExactMachine, UartEffect, first_frame_with_rt,
@@ -243,19 +243,11 @@ def to_rgb(colours: np.ndarray, scale: int = BLOCK, compiled: bool = False) -> n
         raise InputError(f"scale must be a positive whole number, got {scale}")
     if scale == BLOCK:
         if compiled:
-            return colours_to_rgb(colours6(colours))
-        return np.take(PALETTE, colours6(colours), axis=0)
-    return scale_nearest(np.take(PALETTE, colours6(colours[BLOCK // 2::BLOCK, BLOCK // 2::BLOCK]), axis=0), scale)
+            return colours_to_rgb(checked_colours6(colours))
+        return np.take(PALETTE, checked_colours6(colours), axis=0)
+    return scale_nearest(np.take(PALETTE, checked_colours6(colours[BLOCK // 2::BLOCK, BLOCK // 2::BLOCK]), axis=0), scale)
 
 
-def colours6(colours: np.ndarray) -> np.ndarray:
-    """``colours`` checked to be 6-bit colours (0..63), as uint8."""
-    colours = np.asarray(colours)
-    if colours.dtype.kind not in "ui":
-        raise InputError(f"6-bit colours must be integers, got {colours.dtype}")
-    if colours.size and (colours.min() < 0 or colours.max() > 63):
-        raise InputError(f"6-bit colours must be 0..63, got values {colours.min()}..{colours.max()}")
-    return colours.astype(np.uint8, copy=False)
 
 
 def animation_frames(count: int, fps: float) -> list[int]:
