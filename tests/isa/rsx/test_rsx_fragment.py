@@ -411,9 +411,10 @@ def test_scalar_and_divide_ops_read_x_of_the_swizzled_source():
 
 # --- flow control --------------------------------------------------------------------------------
 
-def test_loop_with_per_lane_break():
+# Programs the tests below check by their meaning; test_rsx_fragment_compiled runs them compiled too.
+FLOW_PROGRAMS = {
     # slot 0-1 MOV; 2 LOOP {10, 0, 1}; 3-4 ADD; 5-6 MADC; 7 BRK; 8-9 ADD; 10 ENDLOOP; 10-11 ADD.
-    prog = program(
+    "loop with break": program(
         op("MOV", "R0", c(), literal=(0, 0, 0, 0)),
         flow("LOOP", count=10, start=0, increment=1, end_slot=10),
         op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
@@ -421,8 +422,29 @@ def test_loop_with_per_lane_break():
         flow("BRK", "GT", "x"),
         op("ADD", "R0", R(0), c(), mask="z", literal=(1, 1, 1, 1)),
         op("ADD", "R0", R(0), c(), mask="y", literal=(100, 100, 100, 100)),
-    )
-    result = color(prog)
+    ),
+    # 0-1 ADDC; 2 LOOP {3}; 3 IFE else 6 end 8; 4-5 ADD x; 6-7 ADD y; 8 ENDLOOP.
+    "if else in a loop": program(
+        op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
+        flow("LOOP", count=3, start=0, increment=1, end_slot=8),
+        flow("IFE", "GT", "x", else_slot=6, end_slot=8),
+        op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
+        op("ADD", "R0", R(0), c(), mask="y", literal=(1, 1, 1, 1)),
+    ),
+    # 0-1 ADDC; 2 LOOP {3} end 7; 3-4 ADD; 5 IFE else=end=7; 6 RET; 7-8 MOV y.
+    "ret in a loop": program(
+        op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
+        flow("LOOP", count=3, start=0, increment=1, end_slot=7),
+        op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
+        flow("IFE", "GT", "x", else_slot=7, end_slot=7),
+        flow("RET"),
+        op("MOV", "R0", c(), mask="y", literal=(5, 5, 5, 5)),
+    ),
+}
+
+
+def test_loop_with_per_lane_break():
+    result = color(FLOW_PROGRAMS["loop with break"])
     # 8 * TEX0.x is 1, 3, 5, 7 by column; the lane breaks once R0.x exceeds it.
     iterations = np.floor(TEX0[:, 0] * 8) + 1
     np.testing.assert_array_equal(result[:, 0], iterations)
@@ -444,15 +466,7 @@ def test_loop_with_count_zero_skips_its_body():
 
 
 def test_if_else_nested_in_a_loop():
-    # 0-1 ADDC; 2 LOOP {3}; 3 IFE else 6 end 8; 4-5 ADD x; 6-7 ADD y; 8 ENDLOOP.
-    prog = program(
-        op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
-        flow("LOOP", count=3, start=0, increment=1, end_slot=8),
-        flow("IFE", "GT", "x", else_slot=6, end_slot=8),
-        op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
-        op("ADD", "R0", R(0), c(), mask="y", literal=(1, 1, 1, 1)),
-    )
-    result = color(prog)
+    result = color(FLOW_PROGRAMS["if else in a loop"])
     right = TEX0[:, 0] > 0.5
     np.testing.assert_array_equal(result[:, 0], np.where(right, 3, 0))
     np.testing.assert_array_equal(result[:, 1], np.where(right, 0, 3))
@@ -470,16 +484,7 @@ def test_if_without_else_and_an_empty_branch():
 
 
 def test_ret_ends_lanes_for_good_even_inside_blocks():
-    # 0-1 ADDC; 2 LOOP {3} end 7; 3-4 ADD; 5 IFE else=end=7; 6 RET; 7-8 MOV y.
-    prog = program(
-        op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
-        flow("LOOP", count=3, start=0, increment=1, end_slot=7),
-        op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
-        flow("IFE", "GT", "x", else_slot=7, end_slot=7),
-        flow("RET"),
-        op("MOV", "R0", c(), mask="y", literal=(5, 5, 5, 5)),
-    )
-    result = color(prog)
+    result = color(FLOW_PROGRAMS["ret in a loop"])
     right = TEX0[:, 0] > 0.5
     np.testing.assert_array_equal(result[:, 0], np.where(right, 1, 3))
     np.testing.assert_array_equal(result[:, 1], np.where(right, 0, 5))

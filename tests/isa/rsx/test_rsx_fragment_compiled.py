@@ -32,7 +32,7 @@ from shaderkit.isa.rsx.fragment_kernels import f16_to_f32, f32_to_f16
 from shaderkit.isa.rsx.instruction import decode_program
 from shaderkit.isa.rsx.textures import Texture
 from conftest import golden_dir
-from test_rsx_fragment import R, H, Src, absolute, c, f, flow, op, program
+from test_rsx_fragment import FLOW_PROGRAMS, R, H, Src, absolute, c, f, flow, op, program
 
 F32 = np.float32
 GOLDEN = golden_dir("rsx")
@@ -370,27 +370,7 @@ def test_nan_payloads_agree_where_they_show():
 def flow_programs():
     """The flow-control programs of test_rsx_fragment, and an indexed input read in nested loops."""
     return {
-        "loop with break": program(
-            op("MOV", "R0", c(), literal=(0, 0, 0, 0)),
-            flow("LOOP", count=10, start=0, increment=1, end_slot=10),
-            op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
-            op("MAD", None, f("TEX0", "x"), c(), R(0, "x"), mask="x", literal=(-8, -8, -8, -8), set_cc=0),
-            flow("BRK", "GT", "x"),
-            op("ADD", "R0", R(0), c(), mask="z", literal=(1, 1, 1, 1)),
-            op("ADD", "R0", R(0), c(), mask="y", literal=(100, 100, 100, 100))),
-        "if else in a loop": program(
-            op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
-            flow("LOOP", count=3, start=0, increment=1, end_slot=8),
-            flow("IFE", "GT", "x", else_slot=6, end_slot=8),
-            op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
-            op("ADD", "R0", R(0), c(), mask="y", literal=(1, 1, 1, 1))),
-        "ret in a loop": program(
-            op("ADD", None, f("TEX0", "x"), -c(), mask="x", literal=(0.5, 0, 0, 0), set_cc=0),
-            flow("LOOP", count=3, start=0, increment=1, end_slot=7),
-            op("ADD", "R0", R(0), c(), mask="x", literal=(1, 1, 1, 1)),
-            flow("IFE", "GT", "x", else_slot=7, end_slot=7),
-            flow("RET"),
-            op("MOV", "R0", c(), mask="y", literal=(5, 5, 5, 5))),
+        **FLOW_PROGRAMS,
         "indexed input": program(
             flow("LOOP", count=3, start=1, increment=2, end_slot=4),
             flow("REP", count=2, start=2, increment=2, end_slot=4),

@@ -116,6 +116,17 @@ def test_the_compiled_loop_matches_every_golden_vector_it_compiles():
     assert checked == 2936  # the golden set's bundles of only compiled operations (2936 of 5000)
 
 
+def random_pair(seed: int, loop_taken: str, exit_delay_slot: bool, depth: int, ret_delay: bool):
+    """A random program on two identical random machines under the §13 choices, and a budget;
+    also the generator, for anything more a test draws."""
+    generator = random.Random(seed)
+    words = random_program(generator, generator.randrange(4, 40))
+    choices = {"loop_taken": loop_taken, "exit_delay_slot": exit_delay_slot, "return_stack_depth": depth,
+               "ret_delay_slot": ret_delay}
+    return generator, random_machine(words, seed, **choices), random_machine(words, seed, **choices), \
+        generator.randrange(1, 300)
+
+
 def random_machine(words: list[int], seed: int, **choices) -> Vp1Machine:
     generator = random.Random(seed)
     machine = Vp1Machine(words, **choices)
@@ -180,13 +191,7 @@ def random_program(generator: random.Random, length: int, units=None) -> list[in
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from(["before", "after", "always"]),
        st.booleans(), st.sampled_from([1, 2, 4]), st.booleans())
 def test_random_programs_run_alike_compiled_and_interpreted(seed, loop_taken, exit_delay_slot, depth, ret_delay):
-    generator = random.Random(seed)
-    words = random_program(generator, generator.randrange(4, 40))
-    choices = {"loop_taken": loop_taken, "exit_delay_slot": exit_delay_slot, "return_stack_depth": depth,
-               "ret_delay_slot": ret_delay}
-    interpreted = random_machine(words, seed, **choices)
-    fast = random_machine(words, seed, **choices)
-    budget = generator.randrange(1, 300)
+    _, interpreted, fast, budget = random_pair(seed, loop_taken, exit_delay_slot, depth, ret_delay)
     assert outcome(fast, lambda: compiled.run_compiled(fast, budget)) == \
         outcome(interpreted, lambda: interpreted.run(budget))
 
@@ -372,13 +377,7 @@ def early_switch(monkeypatch):
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.sampled_from(["before", "after", "always"]),
        st.booleans(), st.sampled_from([1, 2, 4]), st.booleans(), st.booleans())
 def test_random_programs_run_long_as_interpreted(seed, loop_taken, exit_delay_slot, depth, ret_delay, ready):
-    generator = random.Random(seed)
-    words = random_program(generator, generator.randrange(4, 40))
-    choices = {"loop_taken": loop_taken, "exit_delay_slot": exit_delay_slot, "return_stack_depth": depth,
-               "ret_delay_slot": ret_delay}
-    interpreted = random_machine(words, seed, **choices)
-    fast = random_machine(words, seed, **choices)
-    budget = generator.randrange(1, 300)
+    generator, interpreted, fast, budget = random_pair(seed, loop_taken, exit_delay_slot, depth, ret_delay)
     with pytest.MonkeyPatch.context() as patch:  # a switch inside the run, mid delay slot or call
         patch.setattr(compiled, "CACHED_SWITCH", generator.randrange(1, 12))
         patch.setattr(compiled, "COLD_SWITCH", generator.randrange(12, 40))
