@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from shaderkit.core import fileio
+
 from conftest import assert_one_line_error, invoke_cli as invoke
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,3 +184,24 @@ def test_a_gif_too_large_for_memory_is_refused_before_rendering(tmp_path):
     result = invoke("run", "-m", "tpp", PLASMA, "--frames", "100000", "-o", output)
     assert_one_line_error(result, "GiB in memory", ".mp4")
     assert not output.exists() and temporaries(tmp_path) == []
+
+
+def test_a_signal_as_a_temporary_is_created_waits_until_the_file_is_listed_for_removal(tmp_path, monkeypatch):
+    # The handler removes the files listed as live; one that exists but is not listed yet would
+    # stay behind, so the signal is held from creating the file until it is listed.
+    listed_when_handled = []
+    create = fileio.tempfile.mkstemp
+
+    def create_then_signal(*arguments, **options):
+        created = create(*arguments, **options)
+        os.kill(os.getpid(), signal.SIGHUP)
+        return created
+
+    previous = signal.signal(signal.SIGHUP, lambda number, frame: listed_when_handled.append(
+        set(fileio._LIVE_TEMPORARIES)))
+    monkeypatch.setattr(fileio.tempfile, "mkstemp", create_then_signal)
+    try:
+        with fileio.atomic_path(tmp_path / "out.txt") as temporary:
+            assert listed_when_handled == [{temporary}]
+    finally:
+        signal.signal(signal.SIGHUP, previous)

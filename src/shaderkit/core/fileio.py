@@ -120,13 +120,14 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     directory = Path(tempfile.gettempdir()) if special else target.parent
     if not special:
         _remove_stale_temporaries(target)
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=_temporary_name(target), suffix=target.suffix, dir=directory)
-    except OSError as error:
-        raise InputError(f"{os.fspath(path)}: cannot write ({error.strerror or error})") from None
-    os.close(fd)
-    temporary_path = Path(temporary)
-    _LIVE_TEMPORARIES.add(temporary_path)
+    with _signals_held():  # a signal between creating and listing the file would leave it behind
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=_temporary_name(target), suffix=target.suffix, dir=directory)
+        except OSError as error:
+            raise InputError(f"{os.fspath(path)}: cannot write ({error.strerror or error})") from None
+        os.close(fd)
+        temporary_path = Path(temporary)
+        _LIVE_TEMPORARIES.add(temporary_path)
     try:
         os.chmod(temporary_path, _mode_for(target))
         yield temporary_path
@@ -151,7 +152,23 @@ def _mode_for(target: Path) -> int:
     return 0o666 & ~umask
 
 
-def remove_temporaries_on_signals(signals=(signal.SIGTERM, signal.SIGHUP)) -> None:
+CLEANUP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Within this block the cleanup signals wait; they are delivered when it ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, CLEANUP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def remove_temporaries_on_signals(signals=CLEANUP_SIGNALS) -> None:
     """Make SIGTERM and SIGHUP end the process as Ctrl-C does: no temporary file left behind.
 
     The handler removes every temporary being written, then raises SystemExit so the
