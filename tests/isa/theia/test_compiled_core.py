@@ -231,7 +231,7 @@ def test_empty_selection_returns_nothing():
 
 
 def assert_same_render(machine_options: dict, scene, **render_options):
-    compiled = TheiaMachine(**machine_options).render(scene, **render_options)
+    compiled = TheiaMachine(**machine_options, compiled=True).render(scene, **render_options)
     reference = TheiaMachine(**machine_options, compiled=False).render(scene, **render_options)
     assert np.array_equal(compiled.memory, reference.memory)
     assert np.array_equal(compiled.instructions_per_pixel, reference.instructions_per_pixel)
@@ -257,3 +257,25 @@ def test_upstream_scenes_render_the_same_on_both_paths(name):
 def test_example_shaders_render_the_same_on_both_paths(path):
     program = THEIA.assemble(path.read_text(encoding="utf-8"), str(path))
     assert_same_render({"ram_image": program.image}, upstream_scene("example1"), time=1.25)
+
+
+# --------------------------------------------------------------------------- where it pays
+
+
+@pytest.mark.parametrize("kernel_ready", [False, True])
+def test_a_machine_left_to_choose_compiles_only_where_it_pays(monkeypatch, kernel_ready):
+    from shaderkit.isa.theia import machine as machine_module
+    monkeypatch.setattr(machine_module, "ready", lambda dispatcher: kernel_ready)
+    scene = bench_scene()
+    tests_per_render = scene.width * scene.height * scene.triangle_count
+    monkeypatch.setattr(machine_module, "COLD_SWITCH_TESTS", 2 * tests_per_render + 1)
+    chooser = TheiaMachine()
+    choices = []
+    for _ in range(3):
+        choices.append(chooser.uses_compiled_core(scene))
+        chooser.render(scene)
+    # cold: two renders interpreted, then their tests and the next render's reach the threshold
+    assert choices == ([True] * 3 if kernel_ready else [False, False, True])
+    assert TheiaMachine(compiled=False).uses_compiled_core(scene) is False
+    assert TheiaMachine(compiled=True).uses_compiled_core(scene) is True
+

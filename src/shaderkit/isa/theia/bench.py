@@ -363,7 +363,7 @@ def _first_call_of_the_core() -> tuple[float, str]:
     """Seconds to compile (or load from the cache) the compiled core, on a one-lane call."""
     from .machine import TheiaMachine
     from .simt import Core, Lanes
-    machine = TheiaMachine()
+    machine = TheiaMachine(compiled=True)
     core = Core(machine.code, Lanes.zeros(1), machine.budget)
     return first_call((run_call,), lambda: core.call(machine.entries["USERCONSTANTS"]))
 
@@ -387,7 +387,7 @@ def run_benchmark(seconds: float = DEFAULT_SECONDS) -> BenchResults:
 
     compile_seconds, compile_state = _first_call_of_the_core()
     scene = bench_scene()
-    machine = TheiaMachine()
+    machine = TheiaMachine(compiled=True)
     render = machine.render(scene)
     direct = direct_hits(scene)
     directions = ray_directions(scene)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.diagnostics import InputError
+from ...core.jit import ready
 from . import registers as reg
 from .fixedpoint import ONE, to_fixed
 from .image import build_image, default_entries, split_image
@@ -40,6 +41,10 @@ from .simt import DEFAULT_BUDGET, Code, Core, Lanes, MachineFault, output_reads
 from .spec import description
 
 TILE_LANES = 8192
+# A machine left to choose (compiled=None) moves to the compiled core once its NumPy renders
+# have run about as many ray–triangle tests as the kernel's first compile costs in time (about
+# 5 s, at the NumPy path's ~4 million tests/s): at most about twice the better choice in hindsight.
+COLD_SWITCH_TESTS = 20_000_000
 ROW = reg.ADDRESSES
 TRIANGLE_WORDS = 21
 NODE_HEADER_WORDS = 10
@@ -100,14 +105,31 @@ class TheiaMachine:
     """The default microcode plus an optional user RAM image, ready to run scenes or bare programs."""
 
     def __init__(self, ram_image: Sequence[int] | None = None, *, complete_isa: bool = False,
-                 budget: int = DEFAULT_BUDGET, compiled: bool = True):
+                 budget: int = DEFAULT_BUDGET, compiled: bool | None = None):
         self.ram = list(ram_image) if ram_image is not None else build_image(default_entries(), [])
         entries, _ = split_image(self.ram)
         self.entries = entries
         self.code = Code.load(description(), rom().words, self.ram, complete_isa)
         self.budget = budget
-        self.compiled = compiled  # False: every call on the NumPy reference path (see .simt.Core)
+        # True: every render on the compiled core; False: on the NumPy reference path (see
+        # .simt.Core); None: compiled where it pays (see uses_compiled_core).
+        self.compiled = compiled
+        self._interpreted_tests = 0  # ray–triangle tests this machine ran on the NumPy path
         self.notes = output_reads(self.code.steps)
+
+    def uses_compiled_core(self, scene: Scene) -> bool:
+        """Whether a render of ``scene`` runs on the compiled core.
+
+        As asked (``compiled`` True or False), or where it pays: when the kernel is ready
+        (compiled in this process, or in the disk cache), or when the NumPy path's ray–triangle
+        tests, this machine's so far and this render's, come to what the first compile costs.
+        A single small picture never waits seconds for a compile it would not repay.
+        """
+        if self.compiled is not None:
+            return self.compiled
+        from .compiled_core import run_call
+        coming = scene.width * scene.height * scene.triangle_count
+        return ready(run_call) or self._interpreted_tests + coming >= COLD_SWITCH_TESTS
 
     # -- scenes ---------------------------------------------------------------------------
 
@@ -125,9 +147,10 @@ class TheiaMachine:
             notes.append(f"the image is {width}x{height}: V1 lays out rows with the height as stride "
                          "(spec §6.2), so only square images come out right")
         texels = scene.texture.reshape(-1) if scene.texture is not None else None
+        compiled = self.uses_compiled_core(scene)
         for start in range(0, len(pixels.core), TILE_LANES):
             tile = slice(start, min(start + TILE_LANES, len(pixels.core)))
-            lanes = self._run_tile(scene, bands, pixels, tile, texels, memory, statistics, time)
+            lanes = self._run_tile(scene, bands, pixels, tile, texels, memory, statistics, time, compiled)
             executed[tile] = lanes.executed
             if progress is not None:
                 progress(tile.stop - tile.start)
@@ -137,11 +160,14 @@ class TheiaMachine:
         inside = (pixels.x < width) & (pixels.y < height)
         counts[pixels.y[inside] * width + pixels.x[inside]] = executed[inside]
         image = np.minimum(255, memory >> 9).astype(np.uint8).reshape(height, width, 3)
-        return Render(image, memory, statistics, counts.reshape(height, width), notes)
+        render = Render(image, memory, statistics, counts.reshape(height, width), notes)
+        if not compiled:
+            self._interpreted_tests += render.triangle_tests
+        return render
 
     def _run_tile(self, scene: Scene, bands, pixels: _PixelOrder, tile: slice, texels: np.ndarray | None,
-                  memory: np.ndarray, statistics: list[CoreStatistics], time: float | None) -> Lanes:
-        core = self._start_tile(scene, bands, pixels, tile, time)
+                  memory: np.ndarray, statistics: list[CoreStatistics], time: float | None, compiled: bool) -> Lanes:
+        core = self._start_tile(scene, bands, pixels, tile, time, compiled)
         lanes, rows, core_of_lane = core.lanes, core.lanes.rows, pixels.core[tile]
         hit = self._traverse(core, scene, core_of_lane, statistics, scene.texture_enabled)
         hits = np.flatnonzero(hit)
@@ -162,7 +188,8 @@ class TheiaMachine:
             core_statistics.hits += int(hit[mine].sum())
         return lanes
 
-    def _start_tile(self, scene: Scene, bands, pixels: _PixelOrder, tile: slice, time: float | None) -> Core:
+    def _start_tile(self, scene: Scene, bands, pixels: _PixelOrder, tile: slice, time: float | None,
+                    compiled: bool) -> Core:
         """The lanes of ``tile`` loaded and set up to the end of RGU (each pixel's ray ready), on a Core."""
         core_of_lane = pixels.core[tile]
         lanes = Lanes.zeros(len(core_of_lane))
@@ -178,7 +205,7 @@ class TheiaMachine:
             rows[ROW["CREG_LIGHT_DIFFUSE"]] = diffuse[:, None]
         if time is not None:
             rows[ROW["C7"], 0] = to_fixed(time)
-        core = Core(self.code, lanes, self.budget, compiled=self.compiled)
+        core = Core(self.code, lanes, self.budget, compiled=compiled)
         for routine in ("INITIAL", "CPPU", "USERCONSTANTS"):
             core.call(self.entries[routine], routine=routine)
 
@@ -203,7 +230,8 @@ class TheiaMachine:
         tiles = []
         for start in range(0, len(pixels.core), TILE_LANES):
             tile = slice(start, min(start + TILE_LANES, len(pixels.core)))
-            tiles.append((self._start_tile(scene, bands, pixels, tile, None), pixels.core[tile]))
+            tiles.append((self._start_tile(scene, bands, pixels, tile, None, self.uses_compiled_core(scene)),
+                          pixels.core[tile]))
         return tiles
 
     def hit_test(self, core: Core, scene: Scene, core_of_lane: np.ndarray) -> np.ndarray:
