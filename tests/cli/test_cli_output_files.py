@@ -186,22 +186,22 @@ def test_a_gif_too_large_for_memory_is_refused_before_rendering(tmp_path):
     assert not output.exists() and temporaries(tmp_path) == []
 
 
-def test_a_signal_as_a_temporary_is_created_waits_until_the_file_is_listed_for_removal(tmp_path, monkeypatch):
-    # The handler removes the files listed as live; one that exists but is not listed yet would
-    # stay behind, so the signal is held from creating the file until it is listed.
-    listed_when_handled = []
-    create = fileio.tempfile.mkstemp
+def test_a_temporary_is_listed_for_removal_before_it_exists(tmp_path, monkeypatch):
+    # The signal handlers remove the temporaries listed as live; one that existed but was not
+    # listed yet would stay behind. So a clean-up right as the file appears must remove it.
+    create = os.open
+    removed_on_creation = []
 
-    def create_then_signal(*arguments, **options):
-        created = create(*arguments, **options)
-        os.kill(os.getpid(), signal.SIGHUP)
-        return created
+    def create_then_clean_up(path, flags, *arguments):
+        descriptor = create(path, flags, *arguments)
+        if ".shaderkit-" in os.fspath(path):
+            fileio.remove_live_temporaries()  # what a signal arriving now would do
+            removed_on_creation.append(not os.path.exists(path))
+        return descriptor
 
-    previous = signal.signal(signal.SIGHUP, lambda number, frame: listed_when_handled.append(
-        set(fileio._LIVE_TEMPORARIES)))
-    monkeypatch.setattr(fileio.tempfile, "mkstemp", create_then_signal)
-    try:
-        with fileio.atomic_path(tmp_path / "out.txt") as temporary:
-            assert listed_when_handled == [{temporary}]
-    finally:
-        signal.signal(signal.SIGHUP, previous)
+    monkeypatch.setattr(fileio.os, "open", create_then_clean_up)
+    with pytest.raises(FileNotFoundError):  # the writer then finds its temporary gone
+        with fileio.atomic_path(tmp_path / "out.txt"):
+            pass
+    assert removed_on_creation == [True]
+    assert list(tmp_path.iterdir()) == []

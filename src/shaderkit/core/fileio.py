@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import secrets
 import signal
 import stat
 import tempfile
@@ -120,14 +121,10 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     directory = Path(tempfile.gettempdir()) if special else target.parent
     if not special:
         _remove_stale_temporaries(target)
-    with _signals_held():  # a signal between creating and listing the file would leave it behind
-        try:
-            fd, temporary = tempfile.mkstemp(prefix=_temporary_name(target), suffix=target.suffix, dir=directory)
-        except OSError as error:
-            raise InputError(f"{os.fspath(path)}: cannot write ({error.strerror or error})") from None
-        os.close(fd)
-        temporary_path = Path(temporary)
-        _LIVE_TEMPORARIES.add(temporary_path)
+    try:
+        temporary_path = _create_listed_temporary(target, directory)
+    except OSError as error:
+        raise InputError(f"{os.fspath(path)}: cannot write ({error.strerror or error})") from None
     try:
         os.chmod(temporary_path, _mode_for(target))
         yield temporary_path
@@ -152,32 +149,39 @@ def _mode_for(target: Path) -> int:
     return 0o666 & ~umask
 
 
-CLEANUP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+def _create_listed_temporary(target: Path, directory: Path) -> Path:
+    """A new, empty temporary file for ``target`` in ``directory``, listed as live *before* it
+    is created: a signal at any moment finds every temporary that exists already listed (one
+    arriving between creating and listing the file would leave it behind)."""
+    for _ in range(100):
+        path = directory / f"{_temporary_name(target)}{secrets.token_hex(4)}{target.suffix}"
+        _LIVE_TEMPORARIES.add(path)
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            return path
+        except FileExistsError:
+            _LIVE_TEMPORARIES.discard(path)
+        except BaseException:
+            _LIVE_TEMPORARIES.discard(path)
+            raise
+    raise FileExistsError(f"no free temporary name beside {target}")
 
 
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Within this block the cleanup signals wait; they are delivered when it ends."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, CLEANUP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+def remove_live_temporaries() -> None:
+    """Delete every temporary file being written right now (what the signal handlers do first)."""
+    for temporary in list(_LIVE_TEMPORARIES):
+        with contextlib.suppress(OSError):
+            temporary.unlink()
 
 
-def remove_temporaries_on_signals(signals=CLEANUP_SIGNALS) -> None:
+def remove_temporaries_on_signals(signals=(signal.SIGTERM, signal.SIGHUP)) -> None:
     """Make SIGTERM and SIGHUP end the process as Ctrl-C does: no temporary file left behind.
 
     The handler removes every temporary being written, then raises SystemExit so the
     ``finally`` blocks run too; the exit status is the shell's 128 + signal number.
     """
     def handle(number, frame):
-        for temporary in list(_LIVE_TEMPORARIES):
-            with contextlib.suppress(OSError):
-                temporary.unlink()
+        remove_live_temporaries()
         raise SystemExit(128 + number)
     for number in signals:
         signal.signal(number, handle)
