@@ -27,8 +27,9 @@ def test_best_is_the_minimum_and_median_the_middle_call():
     assert timing.Rounds({"work": [4.0, 2.0]}, elapsed=6.0).median == {"work": 3.0}
 
 
-def test_best_times_reports_best_rounds_and_elapsed(monkeypatch):
+def test_rounds_report_how_many_and_how_long(monkeypatch):
     ticks = itertools.count()
     monkeypatch.setattr(timing.time, "perf_counter", lambda: float(2 * next(ticks)))
-    best, rounds, elapsed = timing.best_times({"only": lambda: None}, seconds=0, minimum=2)
-    assert best == {"only": 2.0} and rounds == 2 and elapsed == 12.0  # start 0, calls 2–8, check 10, end 12
+    measured = timing.measure_rounds({"only": lambda: None}, seconds=0, minimum=2)
+    # start 0, calls 2–8, the time check 10, the end 12
+    assert measured.best == {"only": 2.0} and measured.rounds == 2 and measured.elapsed == 12.0

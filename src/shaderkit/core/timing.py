@@ -49,13 +49,3 @@ def measure_rounds(works: dict[str, Callable[[], object]], seconds: float,
             times[name].append(time.perf_counter() - began)
         rounds += 1
     return Rounds(times, time.perf_counter() - start)
-
-
-def best_times(works: dict[str, Callable[[], object]], seconds: float,
-               minimum: int = MINIMUM_ROUNDS) -> tuple[dict[str, float], int, float]:
-    """Best seconds per call of each work, calling them in turn for about ``seconds``.
-
-    Returns (best time by name, rounds, elapsed seconds); at least ``minimum`` rounds run.
-    """
-    measured = measure_rounds(works, seconds, minimum)
-    return measured.best, measured.rounds, measured.elapsed
