@@ -227,11 +227,11 @@ class TheiaMachine:
         """
         bands = scene.cores or upstream_core_split(scene.height, scene.width, 1)
         pixels = _pixel_order(bands, scene.width)
+        compiled = self.uses_compiled_core(scene)  # once: it may read the kernel cache's index
         tiles = []
         for start in range(0, len(pixels.core), TILE_LANES):
             tile = slice(start, min(start + TILE_LANES, len(pixels.core)))
-            tiles.append((self._start_tile(scene, bands, pixels, tile, None, self.uses_compiled_core(scene)),
-                          pixels.core[tile]))
+            tiles.append((self._start_tile(scene, bands, pixels, tile, None, compiled), pixels.core[tile]))
         return tiles
 
     def hit_test(self, core: Core, scene: Scene, core_of_lane: np.ndarray) -> np.ndarray:
