@@ -140,11 +140,7 @@ def vcomp(op2, **fields):
 
 
 def half_source(op2, **fields):
-    code = 0x688
-    base = dict(op2=op2, src1_swiz_0_6=code & 0x7F, src1_swiz_7_8=code >> 7 & 3, src1_swiz_9=code >> 9 & 1,
-                src1_swiz_10_11=code >> 10, src2_swiz=4, dest_bank_sel=1, src1_bank_sel=2, src2_bank_sel=2,
-                src1_n=0, src2_n=2, dest_mask=0b1111)
-    return word("V16NMAD", **{**base, **fields})
+    return nmad(op2, "V16NMAD", **fields)
 
 
 PER_LANE_LOOP = [  # r0 = (r0 << 1) | 1 until r0 == pa20 (per lane); lanes with pa21 odd end early

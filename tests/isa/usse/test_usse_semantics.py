@@ -103,13 +103,14 @@ def test_vmad2_to_an_internal_register_uses_the_mask_as_is():
 
 
 # -- V32NMAD / V16NMAD -----------------------------------------------------------------------------
-def nmad(op2, **fields):
+def nmad(op2, form="V32NMAD", **fields):
+    """A V32NMAD (or, by ``form``, V16NMAD) word: o0 = op(pa0.xyzw, pa2), unless ``fields`` say otherwise."""
     # source 1 swizzle xyzw: selectors 0,1,2,3 -> 0b011_010_001_000 = 0x688
     code = 0x688
     base = dict(op2=op2, src1_swiz_0_6=code & 0x7F, src1_swiz_7_8=code >> 7 & 3, src1_swiz_9=code >> 9 & 1,
                 src1_swiz_10_11=code >> 10, src2_swiz=4, dest_bank_sel=1, src1_bank_sel=2, src2_bank_sel=2,
                 src1_n=0, src2_n=2, dest_mask=0b1111)
-    return word("V32NMAD", **{**base, **fields})
+    return word(form, **{**base, **fields})
 
 
 @pytest.mark.parametrize(("op2", "expected"), [
