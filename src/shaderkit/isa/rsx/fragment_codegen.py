@@ -116,10 +116,6 @@ class _Segment:
     flow: bool = False
 
 
-def _float_literal(value) -> str:
-    return f"_f({int(np.asarray(value, dtype=F32).view(np.uint32))})"
-
-
 class _Generator:
     def __init__(self, machine: FragmentMachine, layout: Layout):
         self.machine = machine
