@@ -2,12 +2,13 @@
 and of a naive per-pixel Python interpreter, all in the same process, in alternating rounds
 (best and median), each also as a ratio to the real chip's 60 frames/s.
 
-Both emulators run their compiled paths, as long runs do: the simple model with its lane
-kernel, the exact model with its steady-line kernel (:mod:`.line_kernel`), on the bench
-program and on a dependency-heavy one whose state runs on from line to line, so that no
-line repeats the previous one. Every frame ends as RGB (:mod:`.rgb`), the same work for
-both models; before timing, the bench checks that they give the same frame. The first call
-of each compiled path (compiling it, or loading it from the cache) is timed on its own.
+Both emulators run their compiled paths: the simple model its lane kernel (which ``run``
+does not use yet), the exact model its steady-line kernel (:mod:`.line_kernel`, as long
+runs do), on the bench program and on a dependency-heavy one whose state runs on from line
+to line, so that no line repeats the previous one. Every frame ends as RGB (:mod:`.rgb`),
+the same work for both models; before timing, the bench checks that they give the same
+frame. The first call of each compiled path (compiling it, or loading it from the cache) is
+timed on its own.
 
 The baseline interprets the program once per screen pixel in plain Python, as a
 first attempt would; it is timed over some pixels per round and scaled to a whole frame.

@@ -6,10 +6,10 @@ once into a list of bound operations; a frame is 19 NumPy steps over 3 119 lanes
 then the block colours are spread over the 640×480 picture. Exact for well-behaved
 programs (see :mod:`.analysis`) on every frame but frame 0 after reset.
 
-For long runs (animations, the bench) ``SimpleModel(..., compiled=True)`` computes the same
-lanes with a kernel generated for the program (one lane after another, registers as
-locals, the slots inlined as :mod:`.codegen` writes them) and spreads them over the frame
-with a compiled loop; it costs a compile per program (cached on disk).
+``SimpleModel(..., compiled=True)`` (what the bench runs; ``run`` keeps the NumPy steps)
+computes the same lanes with a kernel generated for the program (one lane after another,
+registers as locals, the slots inlined as :mod:`.codegen` writes them) and spreads them
+over the frame with a compiled loop; it costs a compile per program (cached on disk).
 """
 
 from __future__ import annotations
