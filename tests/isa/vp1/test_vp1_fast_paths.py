@@ -74,6 +74,16 @@ from shaderkit.isa.vp1 import compiled  # noqa: E402
 from shaderkit.isa.vp1.bench import BENCH_PROGRAM  # noqa: E402
 from shaderkit.isa.vp1.machine import BundleLimit, Vp1Machine  # noqa: E402
 
+
+@pytest.fixture(autouse=True, scope="module")
+def every_opcode_kernel():
+    """The kernel of every opcode, compiled (or loaded from the cache) before the tests here:
+    the random programs below then run in it (``compiled.kernel_covering``) rather than each in
+    a kernel of its own opcodes, which would be compiled once per program. The kernels written
+    for a program's opcodes are tested in test_vp1_kernel_codegen."""
+    compiled.run_compiled(Vp1Machine([0xFF000000]), covered=compiled.EVERY_OPCODE)
+
+
 # Mixed in to exercise the fallback: words the interpreter refuses (DMA, db, undocumented branches)
 INTERPRETED_ONLY = [0xC3, 0xC7, 0xCE, 0xCF, 0xDB, 0xE9, 0xF5]
 
@@ -381,7 +391,7 @@ def test_random_programs_run_long_as_interpreted(seed, loop_taken, exit_delay_sl
     with pytest.MonkeyPatch.context() as patch:  # a switch inside the run, mid delay slot or call
         patch.setattr(compiled, "CACHED_SWITCH", generator.randrange(1, 12))
         patch.setattr(compiled, "COLD_SWITCH", generator.randrange(12, 40))
-        patch.setattr(compiled, "kernel_ready", lambda: ready)
+        patch.setattr(compiled, "kernel_ready", lambda machine: ready)
         assert outcome(fast, lambda: compiled.run_long(fast, budget)) == \
             outcome(interpreted, lambda: interpreted.run(budget))
 
@@ -404,7 +414,7 @@ def test_run_long_spends_the_budget_and_says_so_as_the_interpreter_does(budget, 
 
 
 def test_a_short_run_never_reaches_the_kernel(monkeypatch):
-    def no_kernel():
+    def no_kernel(*covered):
         raise AssertionError("the kernel was asked for")
     monkeypatch.setattr(compiled, "kernel", no_kernel)
     from shaderkit.isa.vp1 import Vp1
@@ -415,8 +425,9 @@ def test_a_short_run_never_reaches_the_kernel(monkeypatch):
 
 def test_the_kernel_is_ready_once_compiled():
     from shaderkit.isa.vp1 import Vp1
-    compiled.run_compiled(Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image))
-    assert compiled.kernel_ready()
+    machine = Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image)
+    compiled.run_compiled(machine)
+    assert compiled.kernel_ready(machine)
 
 
 def test_the_kernel_is_kept_in_the_disk_cache_for_later_processes():
@@ -426,6 +437,8 @@ def test_the_kernel_is_kept_in_the_disk_cache_for_later_processes():
     if cache_directory() is None:
         pytest.skip("no usable kernel cache directory here")
     from shaderkit.isa.vp1 import Vp1
-    compiled.run_compiled(Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image))
-    run = compiled.kernel()
-    assert cached(run), "the compiled loop's kernel was not saved to the cache"
+    machine = Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image)
+    own = compiled.compiled_program(machine).features  # the kernel written for the bench program
+    compiled.run_compiled(machine, covered=own)
+    for covered in (own, compiled.EVERY_OPCODE):
+        assert cached(compiled.kernel(covered)), "the compiled loop's kernel was not saved to the cache"

@@ -10,10 +10,14 @@ interpreter (``machine.step()``, which also raises the interpreter's errors), an
 on. The state goes from the machine's register files into arrays and back at each switch, so
 the machine afterwards is exactly as the interpreter leaves it.
 
-The kernel (:mod:`.compiled_loop`) is one for every program, compiled on its first call (11–15 s
-of CPU time) and cached on disk by :mod:`shaderkit.core.jit` (a later process loads it in
-0.2–0.6 s). :func:`run_long`, what ``shaderkit run`` uses, therefore starts in the interpreter
-and goes on here only once the run has taken about as long as the kernel's first call would.
+The kernel is the loop of :mod:`.compiled_loop` written for the program's opcodes
+(:mod:`.compiled_codegen`: the branches of the opcodes the program does not use removed), so
+that its first call compiles only those (2–4 s, where the kernel of every opcode takes 8–12 s);
+it is cached on disk by :mod:`shaderkit.core.jit` (a later process loads it in 0.1–0.3 s). A
+kernel already compiled in this process that covers the program's opcodes is used instead of
+compiling another (:func:`kernel_covering`). :func:`run_long`, what ``shaderkit run`` uses,
+starts in the interpreter and goes on here only once the run has taken about as long as the
+kernel's first call would.
 
 Compiled operations:
 
@@ -60,20 +64,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.jit import ready
+from ...core.jit import compile_source, ready
 from .bundles import bundle_length, slots
 from .compiled_address import ADDRESS_COMPILED
+from .compiled_codegen import BRANCH_COMPILED, EVERY_OPCODE, VECTOR_COMPILED, Features, features
 from .compiled_s2v import word_parts
 from .compiled_scalar import SCALAR_COMPILED, compiled_scalar_word
 
-__all__ = ["SCALAR_COMPILED", "compiled_word", "decode", "run_compiled", "kernel"]
+__all__ = ["SCALAR_COMPILED", "EVERY_OPCODE", "Features", "compiled_word", "decode", "run_compiled", "kernel",
+           "kernel_covering"]
 
 VECTOR_MAD2 = frozenset({0x84, 0x85, 0x95})
 VECTOR_MAC2 = frozenset({0x86, 0x87, 0x96, 0x97, 0xA6, 0xA7})
 VECTOR_LERP = frozenset({0xB3, 0xB4, 0xB5, 0xB6, 0xB7})
 VECTOR_READS_S2V = VECTOR_MAD2 | VECTOR_MAC2 | VECTOR_LERP
-VECTOR_COMPILED = frozenset(range(0x80, 0xC0))  # every vector opcode
-BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xEA, 0xEF, 0xF0, 0xFF})
 LOOP_RULE_CODES = {"before": 0, "after": 1, "always": 2}
 NONE = -1
 
@@ -106,16 +110,32 @@ def decode(program: list[int], empty_scalar_word: int) -> np.ndarray:
     return table
 
 
-def kernel():
-    """The compiled loop's kernel (:func:`.compiled_loop.run`): compiled on its first call, or
-    loaded from the disk cache (:mod:`shaderkit.core.jit`)."""
-    from .compiled_loop import run
-    return run
+_KERNELS: dict[Features, object] = {}  # the kernels asked for in this process, by what they cover
 
 
-def kernel_ready() -> bool:
-    """Whether the kernel's first call is cheap: compiled in this process already, or cached."""
-    return ready(kernel())
+def kernel(covered: Features = EVERY_OPCODE):
+    """The kernel running the opcodes ``covered`` (:mod:`.compiled_codegen`): compiled on its
+    first call, or loaded from the disk cache (:mod:`shaderkit.core.jit`)."""
+    if covered not in _KERNELS:
+        from .compiled_codegen import KERNEL, kernel_source
+        (_KERNELS[covered],) = compile_source(kernel_source(covered), (KERNEL,), no_cfunc_wrapper=True)
+    return _KERNELS[covered]
+
+
+def kernel_covering(needed: Features):
+    """The kernel for a program of the opcodes ``needed``: one compiled in this process
+    already that covers them (a first call costs nothing more), else the kernel of exactly
+    ``needed``."""
+    for covered, compiled_kernel in _KERNELS.items():
+        if compiled_kernel.signatures and covered.covers(needed):
+            return compiled_kernel
+    return kernel(needed)
+
+
+def kernel_ready(machine) -> bool:
+    """Whether the first call of ``machine``'s kernel is cheap: compiled in this process
+    already, or cached."""
+    return ready(kernel_covering(compiled_program(machine).features))
 
 
 # When run_long goes on in the compiled loop: once interpreting has taken about as long as the
@@ -140,7 +160,7 @@ def run_long(machine, max_bundles: int = 1_000_000):
             machine.step()
 
     interpret(CACHED_SWITCH)
-    if not machine.exited and max_bundles > CACHED_SWITCH and not kernel_ready():
+    if not machine.exited and max_bundles > CACHED_SWITCH and not kernel_ready(machine):
         interpret(COLD_SWITCH)
     if machine.exited:
         return RunResult(machine.bundles - start, machine.exit_code, machine.interrupt, machine.pc)
@@ -157,15 +177,25 @@ def _bundle_limit(machine, max_bundles: int):
 
 
 class CompiledProgram:
-    """The decoded program of one machine (rebuilt when its program or empty scalar word changes)."""
+    """The decoded program of one machine and the opcodes it compiles (rebuilt when its program
+    or empty scalar word changes)."""
 
     def __init__(self, machine):
         self.program = list(machine.program)
         self.empty_scalar_word = machine.empty_scalar_word
         self.table = decode(self.program, machine.empty_scalar_word)
+        self.features = features(self.table)
 
     def fits(self, machine) -> bool:
         return machine.program == self.program and machine.empty_scalar_word == self.empty_scalar_word
+
+
+def compiled_program(machine) -> CompiledProgram:
+    """``machine``'s decoded program, kept on the machine while it fits."""
+    compiled = getattr(machine, "_compiled_program", None)
+    if compiled is None or not compiled.fits(machine):
+        compiled = machine._compiled_program = CompiledProgram(machine)
+    return compiled
 
 
 def _arrays(machine):
@@ -191,15 +221,23 @@ def _write_back(machine, arrays) -> None:
     machine.store.data[:] = store.astype(np.uint8).tobytes()
 
 
-def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None = None):
+def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None = None,
+                 covered: Features | None = None):
     """``machine.run(max_bundles)`` with compiled bundles where they apply (module docstring);
     the same result, state, data store and errors. ``counted_from``: the machine's bundle count
-    the budget and the result count from (default: where it is now), for a run begun elsewhere."""
+    the budget and the result count from (default: where it is now), for a run begun elsewhere.
+    ``covered``: run the kernel of these opcodes (which must cover the program's) rather than
+    the one :func:`kernel_covering` picks."""
     from .machine import RunResult
-    compiled = getattr(machine, "_compiled_program", None)
-    if compiled is None or not compiled.fits(machine):
-        compiled = machine._compiled_program = CompiledProgram(machine)
-    run = kernel()
+    compiled = compiled_program(machine)
+    if covered is None:
+        run = kernel_covering(compiled.features)
+    elif covered.covers(compiled.features):
+        run = kernel(covered)
+    else:
+        raise ValueError("run_compiled: the kernel asked for does not cover the program's opcodes")
+    from .compiled_loop import work_arrays
+    work = work_arrays()
     start = machine.bundles if counted_from is None else counted_from
     loop_rule = LOOP_RULE_CODES[machine.loop_taken]
     while not machine.exited:
@@ -214,7 +252,7 @@ def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None
         stack[:len(machine.return_stack)] = machine.return_stack
         arrays = _arrays(machine)
         executed = run(compiled.table, *arrays, flow, machine.state.g80, loop_rule,
-                       bool(machine.exit_delay_slot), left, stack, bool(machine.ret_delay_slot))
+                       bool(machine.exit_delay_slot), left, stack, bool(machine.ret_delay_slot), work)
         if executed:
             _write_back(machine, arrays)
             machine.pc = int(flow[0])

@@ -155,7 +155,9 @@ def build(njit, rules):
 
     @njit(cache=False)
     def r_port(aw, sw, c):
-        if aw < 0 or not r_stores[aw >> 24]:
+        if aw < 0:  # no address word, or no scalar word of the bundle's own to share a port with
+            return -1, -1
+        if not r_stores[aw >> 24]:
             return -1, -1
         if sw >> 24 == 0x6A:
             return aw >> 14 & 31, -1

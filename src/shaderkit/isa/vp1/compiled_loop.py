@@ -1,13 +1,15 @@
-"""The kernel of the compiled loop (:mod:`.compiled`): :func:`run`, which runs compiled bundles
-until one is not, in machine code (Numba).
+"""The kernel of the compiled loop (:mod:`.compiled`) as written: :func:`run`, which runs
+compiled bundles until one is not, with a branch for every opcode.
 
-Importing this module creates the compiled units (dispatchers; nothing is compiled yet): the
-interpreter's own rules through :func:`.compiled_s2v.jit_rule` and the scalar, address and s2v
-units of :mod:`.compiled_scalar`, :mod:`.compiled_address` and :mod:`.compiled_s2v`. They are
-module globals of :func:`run`, which :func:`shaderkit.core.jit.jit` compiles on its first call
-with the units compiled into it, and caches on disk: a later process loads the machine code
-instead of compiling again (a closure over the units, as the loop was before, cannot be
-cached). The units are not cached on their own; only :func:`run` is called from Python.
+:func:`run` is not compiled as it stands: :mod:`.compiled_codegen` writes it, and the units it
+calls, per program with the branches of the opcodes the program does not use removed, and
+:func:`shaderkit.core.jit.compile_source` compiles and caches that (a later process loads the
+machine code). This module holds what the written kernel reads: importing it creates the
+compiled units (dispatchers; nothing is compiled yet) — the interpreter's own rules through
+:func:`.compiled_s2v.jit_rule` and the scalar, address and s2v units of :mod:`.compiled_scalar`,
+:mod:`.compiled_address` and :mod:`.compiled_s2v` — and the tables the branches test. The
+units are compiled into the kernel on its first call and are not cached on their own; only
+the kernel is called from Python.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import numpy as np
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from ...core.jit import jit
 from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_vector
 from . import state as state_module
 from .compiled import NONE, VECTOR_READS_S2V
@@ -42,9 +43,12 @@ class _UnitDispatcher(CPUDispatcher):
 
 def njit(cache=False):
     """``numba.njit(cache=False)`` for the units (:class:`_UnitDispatcher`): compiled into
-    :func:`run`, and cached with it, never called on their own."""
+    :func:`run`, and cached with it, never called on their own — so without the wrappers
+    that call a compiled function from Python or C, which would cost a quarter of the kernel's
+    first call."""
     def compile_one(function):
-        return _UnitDispatcher(py_func=function, locals={}, targetoptions={"nopython": True, "boundscheck": None})
+        return _UnitDispatcher(py_func=function, locals={}, targetoptions={"nopython": True, "boundscheck": None,
+                                                               "no_cpython_wrapper": True, "no_cfunc_wrapper": True})
     return compile_one
 
 
@@ -96,21 +100,20 @@ mad_rounding = njit(cache=False)(semantics_vector.rounding_constant)
 mad_input = njit(cache=False)(semantics_vector.convert)
 read_out = njit(cache=False)(semantics_vector.read_out_byte)
 
-@jit
+
+def work_arrays() -> tuple:
+    """The arrays :func:`run` keeps a bundle's pending writes in (its ``work``), made by the
+    caller: allocating them in the kernel would compile NumPy's allocation into every kernel."""
+    return tuple(np.zeros(size, dtype=np.int64) for size in (SLOTS, ADDRESS_SLOTS, 16, 16, 16, 16, 16, 16))
+
+
 def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80, loop_rule, exit_delay_slot,
-        budget, stack, ret_delay_slot):
+        budget, stack, ret_delay_slot, work):
     """flow: [pc, redirect, stop_after_next, exited, exit_code, interrupt, bundles,
     redirect_is_call, return stack entries]; ``stack``: the return stack (its size is
-    the machine's return_stack_depth)."""
-    sp = np.zeros(SLOTS, dtype=np.int64)
-    ap = np.zeros(ADDRESS_SLOTS, dtype=np.int64)
-    new_vx = np.zeros(16, dtype=np.int64)
+    the machine's return_stack_depth); ``work``: :func:`work_arrays`."""
+    sp, ap, new_vx, new_v, stores_at, stores_value, vector_result, new_va = work
     size = table.shape[0]
-    new_v = np.zeros(16, dtype=np.int64)
-    stores_at = np.zeros(16, dtype=np.int64)
-    stores_value = np.zeros(16, dtype=np.int64)
-    vector_result = np.zeros(16, dtype=np.int64)
-    new_va = np.zeros(16, dtype=np.int64)
     executed = 0
     while flow[3] == 0 and executed < budget:
         pc = flow[0]

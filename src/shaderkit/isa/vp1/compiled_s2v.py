@@ -100,12 +100,12 @@ def build(njit):
     # shared by the units, so that each is compiled once
     rules.bitop = jit_rule(njit, scalar.bitop)
     rules.quad_register = jit_rule(njit, state_module.quad_register)
-    kinds = FACTOR_KINDS
+    factor_kinds = FACTOR_KINDS
 
     @njit(cache=False)
     def scalar_factors(sw, r, c, immediate):
         """The four 10-bit factors scalar word ``sw`` hands the vector unit (§6.1, §6.2)."""
-        kind = kinds[sw >> 24]
+        kind = factor_kinds[sw >> 24]
         src1, src2 = sw >> 14 & 31, sw >> 9 & 31
         if kind == 1:  # DEFAULT_SRC1
             factors = default_factors(r[src1])

@@ -1,0 +1,174 @@
+"""The compiled loop's kernel written per program (shaderkit.isa.vp1.compiled_codegen): the
+pruner keeps what the possible opcodes reach and nothing else, a kernel written for a
+program's opcodes runs it as the interpreter does, and a program of other opcodes never runs
+in a kernel that lacks them."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import shaderkit.isa as isas
+from shaderkit.isa.vp1 import Vp1, compiled, compiled_codegen, pictures
+from shaderkit.isa.vp1.bench import BENCH_PROGRAM
+from shaderkit.isa.vp1.machine import Vp1Machine
+
+KIND = [opcode % 3 for opcode in range(16)]
+
+
+def dispatch(word, out):
+    """A toy unit: tests on the opcode, on names computed from it, and on the word."""
+    op = word >> 4
+    kind = KIND[op]
+    low = op & 3
+    out[0] = 0
+    if op == 1:
+        out[0] = 10
+    elif op == 2 or op == 3:
+        if op == 2:
+            out[0] = 20
+        else:
+            out[0] = 30 + (word & 1)
+    elif kind == 2 and word & 1:  # reads the word too: kept as written
+        out[0] = 40
+    else:
+        for i in range(2):
+            if low == 1:
+                out[i] += 50
+            elif low == 0:
+                out[i] += 60
+            else:
+                out[i] += 70
+    if kind == 0:
+        return 1
+    out[1] += op
+    return 2
+
+
+def pruned(opcodes) -> tuple[str, object]:
+    tree = ast.parse(textwrap.dedent(inspect.getsource(dispatch))).body[0]
+    tree.body = compiled_codegen.Pruner({"word >> 4": frozenset(opcodes)}, {"KIND": KIND}).block(tree.body)
+    source = ast.unparse(ast.fix_missing_locations(tree))
+    scope = {"KIND": KIND}
+    exec(source, scope)  # noqa: S102 - the test's own function
+    return source, scope["dispatch"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.integers(min_value=0, max_value=15), min_size=1))
+def test_the_pruned_function_does_what_the_whole_one_does_for_its_opcodes(opcodes):
+    source, function = pruned(opcodes)
+    for opcode in opcodes:
+        for word in (opcode << 4, opcode << 4 | 1):
+            whole, cut = [0, 0], [0, 0]
+            assert function(word, cut) == dispatch(word, whole) and cut == whole, (hex(word), source)
+
+
+def test_the_pruner_removes_the_branches_no_opcode_takes():
+    source, _ = pruned({1})
+    assert "out[0] = 10" in source and "20" not in source and "if op == 1" not in source
+    assert "return 2" in source and "return 1" not in source  # KIND[1] == 1
+    source, _ = pruned({2, 3})
+    assert "out[0] = 10" not in source and "out[0] = 20" in source and "30" in source
+    source, _ = pruned({5, 8})  # kinds 2: the test that reads the word stays, as written
+    assert "kind == 2 and word & 1" in source and "+= 50" in source and "+= 60" in source
+    assert "+= 70" not in source
+
+
+# --- the kernels of real programs -------------------------------------------------------------
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "vp1").glob("*.s"))
+
+
+def bench_machine() -> Vp1Machine:
+    return Vp1Machine(Vp1().assemble(BENCH_PROGRAM, "<bench>").image)
+
+
+def example_machine(source: Path) -> Vp1Machine:
+    from conftest import load_gallery
+    isa = isas.get("vp1")
+    machine = isa.machine(isa.assemble(source.read_text(encoding="utf-8"), str(source)).words)
+    arguments = list(load_gallery().demo_header(source).arguments)
+    machine.data_store = pictures.load_picture(arguments[arguments.index("--image-in") + 1])
+    return machine
+
+
+def outcome(machine, run):
+    try:
+        result = run()
+        ended = (result.bundles, result.exit_code, result.interrupt)
+    except Exception as error:  # noqa: BLE001 - the same error is part of the equivalence
+        ended = (type(error).__name__, str(error))
+    state = machine.state
+    return ended, machine.pc, machine.bundles, machine.dump_state(), machine.data_store, \
+        (state.sr, state.mi, state.uc, state.d)
+
+
+@pytest.mark.parametrize("program", ["bench", *EXAMPLES], ids=["bench", *(path.stem for path in EXAMPLES)])
+def test_a_program_runs_in_the_kernel_of_its_own_opcodes_as_interpreted(program):
+    make = bench_machine if program == "bench" else lambda: example_machine(program)
+    interpreted, fast = make(), make()
+    own = compiled.compiled_program(fast).features
+    assert own != compiled.EVERY_OPCODE and compiled.EVERY_OPCODE.covers(own)
+    assert outcome(fast, lambda: compiled.run_compiled(fast, 100_000, covered=own)) == \
+        outcome(interpreted, lambda: interpreted.run(100_000))
+    assert compiled.kernel(own).signatures  # it ran in that kernel
+
+
+def test_the_kernel_of_a_program_has_only_its_opcodes_branches():
+    source = compiled_codegen.kernel_source(compiled.compiled_program(bench_machine()).features)
+    every = compiled_codegen.kernel_source(compiled.EVERY_OPCODE)
+    for rule in ("readout_shift", "swizzle_source", "loop_step", "vector_place", "byte_lanes", "bmul_result"):
+        assert rule in every
+    assert "readout_shift" not in source and "swizzle_source" not in source  # no vlrp/vmul, no vswz
+    assert "byte_lanes" not in source and "bmul_result" not in source  # no byte ops, no bmul
+    assert "loop_step" in source and "vector_place" in source  # bra loop, ldvv/stvh
+
+
+# Words of other opcodes than the bench's: vshr, vlrp, vswz (vector), bmul (scalar), ldas
+# (address), one to a bundle, then exit.
+OTHER_OPCODES = [0x8E, 0x90, 0x9B, 0x01, 0xC2]
+
+
+def other_machine(seed: int) -> Vp1Machine:
+    generator = random.Random(seed)
+    words = [opcode << 24 | generator.getrandbits(24) for opcode in OTHER_OPCODES] + [0xFF000000]
+    machine = Vp1Machine(words)
+    state = machine.state
+    state.r = [generator.getrandbits(32) for _ in range(31)] + [0]
+    state.v = [[generator.getrandbits(8) for _ in range(16)] for _ in range(32)]
+    state.a = [generator.getrandbits(12) for _ in range(32)]
+    machine.data_store = bytes(generator.getrandbits(8) for _ in range(8192))
+    return machine
+
+
+def test_a_program_of_other_opcodes_gets_a_kernel_that_covers_them():
+    bench = bench_machine()
+    bench_features = compiled.compiled_program(bench).features
+    compiled.run_compiled(bench, covered=bench_features)
+    interpreted, fast = other_machine(5), other_machine(5)
+    table = compiled.compiled_program(fast).table
+    assert table[[0, 1, 2, 3, 4], 0].all()  # every bundle compiled
+    needed = compiled.compiled_program(fast).features
+    assert not bench_features.covers(needed)
+    with pytest.raises(ValueError, match="does not cover"):
+        compiled.run_compiled(fast, covered=bench_features)
+    chosen = compiled.kernel_covering(needed)
+    assert any(covered.covers(needed) for covered, kernel in compiled._KERNELS.items() if kernel is chosen)
+    assert outcome(fast, lambda: compiled.run_compiled(fast)) == outcome(interpreted, lambda: interpreted.run())
+
+
+def test_features_count_every_compiled_word_not_only_the_bundle_starts():
+    words = Vp1().assemble(BENCH_PROGRAM, "<bench>").image
+    table = compiled.decode(words, 0x4FFFFFFF)
+    covered = compiled_codegen.features(table)
+    for unit, column in zip(covered, (2, 3, 4, 5), strict=True):
+        assert unit == {int(word) >> 24 for word, ok in zip(table[:, column], table[:, 0], strict=True)
+                        if ok == 1 and word >= 0}
