@@ -48,6 +48,7 @@ __all__ = [
     "jit",
     "ready",
     "thread_counts",
+    "ufunc",
 ]
 
 CACHE_ENVIRONMENT = "SHADERKIT_CACHE_DIR"
@@ -125,6 +126,16 @@ def jit(function: Callable | None = None, **options):
         return numba.njit(cache=cache_directory() is not None, **options)(target)
 
     return compile_one if function is None else compile_one(function)
+
+
+def ufunc(function: Callable, signatures: list[str]):
+    """``function`` (scalar in, scalar out) as a NumPy ufunc for ``signatures``, compiled now by
+    ``numba.vectorize`` and cached on disk like :func:`jit`'s kernels.
+
+    The ufunc runs the very scalar code a kernel inlines from the same function, so an
+    interpreter calling the one and a kernel calling the other agree bit for bit.
+    """
+    return numba.vectorize(signatures, cache=cache_directory() is not None)(function)
 
 
 def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Callable, ...]:

@@ -7,9 +7,10 @@ instruction writes are computed, conditional writes are selects, and flow contro
 LOOP/REP, BRK, RET) is ordinary per-pixel control flow. Straight-line code has no branches, so
 LLVM vectorises the pixel loop.
 
-What the kernels cannot do bit for bit as NumPy does (SIN, COS, EX2, LG2, LIF, the packs and
-unpacks, textures, DDX/DDY, which need a tile's neighbours) is done between two segments by the
-very function the interpreter calls (:data:`.semantics.SEMANTICS`, :func:`.textures.sample_lanes`)
+SIN, COS, EX2, LG2 and LIF are computed in the kernels by the scalar functions of
+:mod:`.transcendentals`, the ones the interpreter's ufuncs are made of. What the kernels do not
+do (the packs and unpacks, textures, DDX/DDY, which need a tile's neighbours) is done between
+two segments by the very function the interpreter calls (:data:`.semantics.SEMANTICS`, :func:`.textures.sample_lanes`)
 on the tile: the segment before it stores the instruction's operands, already swizzled and
 modified, into an operand buffer, and the segment after it reads the result back, applies the
 output modifiers and writes it under the instruction's condition. Consecutive such instructions
@@ -46,8 +47,10 @@ LANE_NAMES = "xyzw"
 # Instructions computed inside the kernels; every other arithmetic one is a break (see module doc).
 PER_COMPONENT = {"MOV", "MUL", "ADD", "MAD", "MIN", "MAX", "FRC", "FLR", "SSG", "LRP", "SLT", "SGE",
                  "SLE", "SGT", "SNE", "SEQ", "SFL", "STR", "DIV", "DIVSQ"}
-REPLICATED = {"DP2", "DP3", "DP4", "DPH", "DP2A", "RCP", "RCC", "RSQ"}
-VECTOR = {"DST", "NRM", "REFL"}
+# Scalar instructions computed by a function of .transcendentals (its name here).
+TRANSCENDENTAL = {"SIN": "sin32", "COS": "cos32", "EX2": "exp2_32", "LG2": "log2_32"}
+REPLICATED = {"DP2", "DP3", "DP4", "DPH", "DP2A", "RCP", "RCC", "RSQ", *TRANSCENDENTAL}
+VECTOR = {"DST", "NRM", "REFL", "LIF"}
 NATIVE = PER_COMPONENT | REPLICATED | VECTOR
 # Flow-control opcodes.
 FLOW = {"IFE", "LOOP", "REP", "BRK", "RET"}
@@ -58,8 +61,6 @@ KILLED = "kil"
 # position of the input in PROCEDURAL_ORDER.
 OVERRIDE_ROW = 15
 PROCEDURAL_ORDER = (FP_INPUTS.index("WPOS"), FP_INPUTS.index("TEX0"), FP_INPUTS.index("TEX1"))
-# Scalar instructions that are one NumPy ufunc on their operand (semantics.i_SIN ...).
-UFUNCS = {"SIN": np.sin, "COS": np.cos, "EX2": np.exp2, "LG2": np.log2}
 
 
 class Unsupported(Exception):
@@ -94,7 +95,6 @@ class Break:
     operands: list  # per reader: ("buffer", first row, rows) or ("constant", (k, 1) array)
     result_row: int  # first of four rows of the result buffer
     lanes: tuple[int, ...] = ()  # the lanes written (their rows of the result are filled)
-    ufunc: object = None  # a NumPy ufunc computing the one-row result straight into the buffer
 
 
 @dataclass
@@ -343,7 +343,9 @@ class _Generator:
                 return f"({a} * {b} + ({one} - {a}) * {c})"  # LRP
             return {lane: per_lane(lane) for lane in lanes}
         if name in REPLICATED:
-            if name in ("RCP", "RCC", "RSQ"):
+            if name in TRANSCENDENTAL:
+                value = f"_t.{TRANSCENDENTAL[name]}({read[0](0)})"
+            elif name in ("RCP", "RCC", "RSQ"):
                 x = read[0](0)
                 value = f"({one} / {x})" if name == "RCP" else self.helper("rcc", x) if name == "RCC" \
                     else f"({one} / np.sqrt(abs({x})))"
@@ -362,6 +364,10 @@ class _Generator:
         if name == "DST":
             b = read[1]
             every = {0: lambda: one, 1: lambda: f"({a(1)} * {b(1)})", 2: lambda: a(2), 3: lambda: b(3)}
+            return {lane: every[lane]() for lane in lanes}
+        if name == "LIF":  # semantics.i_LIF
+            every = {0: lambda: one, 1: lambda: a(1), 3: lambda: one,
+                     2: lambda: f"(_t.exp2_32({a(3)}) if {a(1)} > {zero} else {zero})"}
             return {lane: every[lane]() for lane in lanes}
         if name == "NRM":
             length = self.fresh("n")
@@ -519,9 +525,7 @@ class _Generator:
             operands.append(("buffer", row, count))
         result_row = self.result_rows
         self.result_rows += 4
-        ufunc = UFUNCS.get(name) if operands[0][0] == "buffer" else None
-        self.breaks[-1].append(Break(instruction, kind, operands, result_row, self.written_lanes(instruction),
-                                     ufunc))
+        self.breaks[-1].append(Break(instruction, kind, operands, result_row, self.written_lanes(instruction)))
         self.pending.append((instruction, result_row, self.registers_written(instruction), self.predicate))
 
     def flush_breaks_if_needed(self, instruction: Instruction) -> None:
@@ -536,8 +540,6 @@ class _Generator:
         self.breaks.append([])
         for instruction, row, _, predicate in self.pending:
             lanes = self.written_lanes(instruction)
-            single = instruction.view.opcode.name in UFUNCS \
-                and instruction.view.sources[0].file != "c"
             if predicate is not None:
                 self.touch_read(predicate)
                 self.emit(f"if {predicate}:")
@@ -545,7 +547,7 @@ class _Generator:
             values = {}
             for lane in lanes:
                 name = self.fresh("b")
-                self.emit(f"{name} = res[{row if single else row + lane}, t]")
+                self.emit(f"{name} = res[{row + lane}, t]")
                 values[lane] = name
             self.write(instruction, values)
             if predicate is not None:
@@ -703,6 +705,7 @@ class _Generator:
 HEADER = '''\
 import numpy as np
 from shaderkit.isa.rsx import fragment_kernels as _k
+from shaderkit.isa.rsx import transcendentals as _t
 
 
 def _f(word):

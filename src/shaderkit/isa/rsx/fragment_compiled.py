@@ -20,7 +20,6 @@ is left; otherwise the interpreter runs it and stops it where it would.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +55,10 @@ EXPORTED_REGISTERS = (0, DEPTH_REGISTER, *MRT_REGISTERS)
 PROCEDURAL_INPUTS = frozenset(_INPUT_INDEX[name] for name in ("WPOS", "TEX0", "TEX1"))
 KERNEL_OPTIONS = {"nogil": True, "error_model": "numpy"}
 
+# What a kernel without breaks is given for its state and result buffers.
+_NO_BUFFER = np.zeros((1, 1), dtype=F32)
+_NO_INPUTS = np.zeros((1, 4, 1), dtype=F32)  # a full-screen run computes its inputs
+
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
 _pool_lock = threading.Lock()
@@ -71,24 +74,37 @@ class CompiledProgram:
         # compiled once per process and source (another machine of the same program shares them)
         self.kernels = compile_source(self.plan.source, self.plan.names, **KERNEL_OPTIONS)
 
-    def run(self, tiles: list[tuple[int, int, int, int]], width: int, height: int, inp: np.ndarray,
+    def run(self, tiles: list[tuple[int, int, int, int]], threads: int, width: int, height: int, inp: np.ndarray,
             cst: np.ndarray, out: np.ndarray, outk: np.ndarray, textures: Mapping[int, Texture]) -> None:
+        """Run the tiles on up to ``threads`` threads (the calling one among them)."""
         plan = self.plan
+        threads = min(threads, len(tiles))
         largest = max(rows * cols for _, rows, _, cols in tiles)
-        threads = min(numba.get_num_threads(), len(tiles))
 
         def work(first: int) -> None:
-            state = np.zeros((plan.state_rows, largest), dtype=F32)
-            operands = np.zeros((plan.operand_rows, largest), dtype=F32)
-            results = np.zeros((plan.result_rows, largest), dtype=F32)
+            if plan.breaks:
+                state = np.zeros((plan.state_rows, largest), dtype=F32)
+                operands = np.zeros((plan.operand_rows, largest), dtype=F32)
+                results = np.zeros((plan.result_rows, largest), dtype=F32)
+            else:
+                # One segment: no state crosses a break, no result comes back from NumPy, and the
+                # operand buffer only takes the exports, every row written before it is read.
+                state = results = _NO_BUFFER
+                operands = np.empty((plan.operand_rows, largest), dtype=F32)
             for tile in tiles[first::threads]:
                 self._tile(tile, width, height, inp, cst, state, operands, results, out, outk, textures)
 
         if threads <= 1:
             work(0)
             return
-        for future in [_executor(threads).submit(work, first) for first in range(threads)]:
-            future.result()
+        # The calling thread takes the first share itself: one hand-over fewer, which is most
+        # of what a thread costs on a small picture.
+        helpers = [_executor(threads - 1).submit(work, first) for first in range(1, threads)]
+        try:
+            work(0)
+        finally:
+            for helper in helpers:
+                helper.result()
 
     def _tile(self, tile, width, height, inp, cst, state, operands, results, out, outk, textures) -> None:
         row0, rows, col0, cols = tile
@@ -103,9 +119,6 @@ class CompiledProgram:
                         values = [operands[item[1]:item[1] + item[2], :lanes] if item[0] == "buffer" else item[1]
                                   for item in step.operands]
                         row = step.result_row
-                        if step.ufunc is not None:
-                            step.ufunc(values[0], out=results[row:row + 1, :lanes])
-                            continue
                         result = _break_result(step, values, (rows, cols), textures)
                         for lane in step.lanes:
                             results[row + lane, :lanes] = result[lane if result.shape[0] > 1 else 0]
@@ -145,6 +158,9 @@ def compiled_program(machine: FragmentMachine, layout: Layout) -> CompiledProgra
     """The machine's kernels for ``layout`` (made once, then kept on the machine), or None when
     the compiled path does not cover the program."""
     cache = machine.__dict__.setdefault("_compiled", {})
+    found = cache.get(layout)
+    if isinstance(found, CompiledProgram):
+        return found
     if layout not in cache:
         try:
             cache[layout] = CompiledProgram(machine, layout)
@@ -212,12 +228,11 @@ def _charge(machine: FragmentMachine, budget: RunBudget, lanes: int) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def _timed(budget: RunBudget):
-    """Count the run's seconds in the budget's elapsed time, as the interpreter's runs do."""
+def _run_timed(compiled: CompiledProgram, budget: RunBudget, tiles, threads: int, *arguments) -> None:
+    """``compiled.run``, its seconds counted in the budget's elapsed time as the interpreter's runs are."""
     started, _deadline = budget.start()
     try:
-        yield
+        compiled.run(tiles, threads, *arguments)
     finally:
         budget.finish(started, budget.remaining)
 
@@ -230,10 +245,10 @@ def _uses_derivatives(machine: FragmentMachine) -> bool:
     return known
 
 
-def _tile_pixels(pixels: int) -> int:
+def _tile_pixels(pixels: int, threads: int) -> int:
     """Pixels per tile: :data:`TILE_PIXELS`, down to half of it for a small picture so that
     every thread gets a tile (a picture of half a tile or less runs on the calling thread)."""
-    return max(TILE_PIXELS // 2, min(TILE_PIXELS, -(-pixels // numba.get_num_threads())))
+    return max(TILE_PIXELS // 2, min(TILE_PIXELS, -(-pixels // threads)))
 
 
 def row_tiles(height: int, width: int, pixels: int | None = None) -> list[tuple[int, int, int, int]]:
@@ -275,14 +290,14 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
     cst = np.zeros((OVERRIDE_ROW + 1, 4), dtype=F32)
     out = np.zeros((max(len(exports), 1), lanes, 4), dtype=F32)
     killed = np.zeros(lanes, dtype=bool)
+    threads = numba.get_num_threads()
     if grid is None:
         height, width = 1, lanes
         tiles = [(0, 1, start, min(TILE_PIXELS, lanes - start)) for start in range(0, lanes, TILE_PIXELS)]
     else:
         height, width = grid
-        tiles = row_tiles(height, width, _tile_pixels(lanes))
-    with _timed(budget):
-        compiled.run(tiles, width, height, inp, cst, out, killed, textures)
+        tiles = row_tiles(height, width, _tile_pixels(lanes, threads))
+    _run_timed(compiled, budget, tiles, threads, width, height, inp, cst, out, killed, textures)
 
     def export(register: int) -> np.ndarray:
         if register not in exports:
@@ -302,7 +317,8 @@ def _constant_inputs(overrides: Mapping[str, object]) -> np.ndarray:
     """The (15, 4) constant inputs of a full-screen run, checked and clamped as the interpreter's
     are (a one-pixel quad's), kept per set of overrides."""
     try:
-        key = tuple(sorted((str(name), np.asarray(values, dtype=F32).tobytes()) for name, values in overrides.items()))
+        key = tuple(sorted((str(name), np.asarray(values, dtype=F32).tobytes()) for name, values in overrides.items())) \
+            if overrides else ()
     except (TypeError, ValueError):
         key = None
     if key is not None and key in _CONSTANT_INPUTS:
@@ -317,8 +333,12 @@ def _constant_inputs(overrides: Mapping[str, object]) -> np.ndarray:
     return constants
 
 
+_FULLSCREEN_LAYOUTS = {output_from_h0: Layout(fullscreen=True, procedural=PROCEDURAL_INPUTS,
+                                               output_from_h0=output_from_h0) for output_from_h0 in (False, True)}
+
+
 def fullscreen_layout(overrides: Mapping[str, object], output_from_h0: bool) -> Layout:
-    return Layout(fullscreen=True, procedural=PROCEDURAL_INPUTS, output_from_h0=output_from_h0)
+    return _FULLSCREEN_LAYOUTS[bool(output_from_h0)]
 
 
 def run_image(machine: FragmentMachine, width: int, height: int,
@@ -338,10 +358,10 @@ def run_image(machine: FragmentMachine, width: int, height: int,
         return None
     image = np.empty((height, width, 4), dtype=F32)
     killed = np.zeros((height, width), dtype=bool)
-    with _timed(budget):
-        compiled.run(row_tiles(height, width, _tile_pixels(width * height)), width, height,
-                     np.zeros((1, 4, 1), dtype=F32), cst, image.reshape(1, height * width, 4),
-                     killed.reshape(height * width), textures)
+    threads = numba.get_num_threads()
+    _run_timed(compiled, budget, row_tiles(height, width, _tile_pixels(width * height, threads)), threads,
+               width, height, _NO_INPUTS, cst, image.reshape(1, height * width, 4), killed.reshape(height * width),
+               textures)
     return image, killed
 
 

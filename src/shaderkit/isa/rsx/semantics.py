@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.semantics import HandledByMachine, Semantics
+from . import transcendentals
 
 F32 = np.float32
 ZERO = F32(0.0)
@@ -268,23 +269,23 @@ def i_RSQ(x):
 
 
 def i_EX2(x):
-    """2^x of the scalar operand (IEEE)."""
-    return np.exp2(x)
+    """2^x of the scalar operand (IEEE; :mod:`.transcendentals`)."""
+    return transcendentals.exp2(x)
 
 
 def i_LG2(x):
-    """log2(x) of the scalar operand (IEEE: negative gives NaN, 0 gives -inf)."""
-    return np.log2(x)
+    """log2(x) of the scalar operand (IEEE: negative gives NaN, 0 gives -inf; :mod:`.transcendentals`)."""
+    return transcendentals.log2(x)
 
 
 def i_SIN(x):
-    """sin(x) of the scalar operand, x in radians."""
-    return np.sin(x)
+    """sin(x) of the scalar operand, x in radians (:mod:`.transcendentals`)."""
+    return transcendentals.sin(x)
 
 
 def i_COS(x):
-    """cos(x) of the scalar operand, x in radians."""
-    return np.cos(x)
+    """cos(x) of the scalar operand, x in radians (:mod:`.transcendentals`)."""
+    return transcendentals.cos(x)
 
 
 # --- VP scalar-unit ops with four distinct result components ---------------------------------
@@ -292,7 +293,7 @@ def i_COS(x):
 def i_EXP(x):
     """NV partial-precision exponential: (2^floor(x), x - floor(x), 2^x, 1)."""
     whole = np.floor(x)
-    return np.concatenate((np.exp2(whole), x - whole, np.exp2(x), np.ones_like(x)))
+    return np.concatenate((transcendentals.exp2(whole), x - whole, transcendentals.exp2(x), np.ones_like(x)))
 
 
 def i_LOG(x):
@@ -302,7 +303,7 @@ def i_LOG(x):
     """
     magnitude = np.abs(x)
     mantissa, exponent = np.frexp(magnitude)
-    logarithm = np.log2(magnitude)
+    logarithm = transcendentals.log2(magnitude)
     regular = np.isfinite(magnitude) & (magnitude != ZERO)
     return np.concatenate((
         np.where(regular, (exponent - 1).astype(F32), logarithm),
@@ -324,7 +325,7 @@ def i_LIT(a):
 
 def i_LIF(a):
     """LIF/LITEX2 (RPCS3 reading, spec 3.8): (1, a.y, a.y > 0 ? 2^a.w : 0, 1)."""
-    return vector(ONE, a[1], np.where(a[1] > ZERO, np.exp2(a[3]), ZERO), ONE)
+    return vector(ONE, a[1], np.where(a[1] > ZERO, transcendentals.exp2(a[3]), ZERO), ONE)
 
 
 # --- pack / unpack ----------------------------------------------------------------------------
