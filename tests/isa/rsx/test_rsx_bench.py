@@ -14,7 +14,9 @@ KEYS = {"emulator_mpix_s", "emulator_mpix_s_median", "llvmpipe_mpix_s", "llvmpip
         "llvmpipe_1thread_mpix_s", "llvmpipe_1thread_mpix_s_median", "peak_memory_ratio_2048",
         "first_call_s", "cpu_count", "numba_threads", "llvmpipe_threads", "instructions", "ratio",
         "emulator_s", "llvmpipe_s", "max_difference", "rounds", "elapsed_s",
-        *(f"scan_{size}_ns_per_pixel" for size in bench.SCAN_SIZES)}
+        "scan_1thread_spread",
+        *(f"{kind}_{size}_ns_per_pixel" for size in bench.SCAN_SIZES
+          for kind in ("scan", "scan_1thread", "llvmpipe_scan"))}
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +33,8 @@ def test_bench_reports_every_figure(results):
     # The output image and tile buffers only: far below the 2x of the issue.
     assert figures["peak_memory_ratio_2048"] < 2
     report = results.report()
-    assert "ns per pixel by size" in report and "LP_NUM_THREADS=1" in report
+    assert "ns per pixel by size" in report and "on one thread" in report and "LP_NUM_THREADS=1" in report
+    assert figures["scan_1thread_spread"] >= 1
 
 
 def test_the_cli_prints_the_json_keys(monkeypatch, results):

@@ -18,7 +18,14 @@ Emulator and llvmpipe are timed alternately in the same process, round after rou
 (:func:`shaderkit.core.timing.measure_rounds`); each figure is the best round, ``*_median`` the
 median. Before timing, the run checks that both give the same picture (within the tolerance the
 tests use), so the figures measure the same work. Then the emulator's cost per pixel is scanned
-from 64² to 2048² (it should stay flat), and the peak memory of one 2048² render is taken with
+from 64² to 2048², with its default threads (``scan_<size>_ns_per_pixel``) and on one thread
+(``scan_1thread_<size>_ns_per_pixel``), next to llvmpipe's on the same sizes
+(``llvmpipe_scan_<size>_ns_per_pixel``). ``scan_1thread_spread`` (largest over smallest) says
+whether a pixel costs the same whatever the picture's size: no fixed cost per tile or per frame
+that a small picture would feel. With more threads a small picture costs more per pixel, for
+the emulator as for llvmpipe: a 64² frame is about 30 µs of work, and handing a share of it to
+another thread costs 10–50 µs on this kind of machine, so pictures of up to half a tile
+(8,192 pixels) run on the calling thread. The peak memory of one 2048² render is taken with
 :mod:`tracemalloc` (NumPy reports its buffers there) as a multiple of the image's bytes.
 """
 
@@ -86,7 +93,8 @@ class BenchResults:
 
     def report(self) -> str:
         f = self.figures
-        scan = "  ".join(f"{size}²: {f[f'scan_{size}_ns_per_pixel']:.2f}" for size in SCAN_SIZES)
+        def scan(key: str) -> str:
+            return "  ".join(f"{size}²: {f[key.format(size=size)]:.2f}" for size in SCAN_SIZES)
         return "\n".join([
             f"fragment program: {int(f['instructions'])} instructions at {WIDTH}x{HEIGHT}",
             f"emulator (compiled kernels): {f['emulator_mpix_s']:8.2f} Mpixel/s best, "
@@ -100,7 +108,10 @@ class BenchResults:
             f"{TARGET_FRACTION}x); against one llvmpipe thread: {f['llvmpipe_1thread_fraction']:.2f}x",
             f"first call: {f['first_call_s']:.2f} s ({self.notes.get('first_call', '?')}); "
             f"interpreter: {f['interpreter_mpix_s']:.2f} Mpixel/s",
-            f"ns per pixel by size: {scan}",
+            f"ns per pixel by size, emulator: {scan('scan_{size}_ns_per_pixel')}",
+            f"  on one thread: {scan('scan_1thread_{size}_ns_per_pixel')} "
+            f"(largest / smallest: {f['scan_1thread_spread']:.2f})",
+            f"  llvmpipe: {scan('llvmpipe_scan_{size}_ns_per_pixel')}",
             f"peak memory of a {MEMORY_SIZE}² render: {f['peak_memory_ratio_2048']:.2f}x the image",
             f"threads: {int(f['cpu_count'])} CPUs, {int(f['numba_threads'])} Numba; load average "
             f"{f['load_average']:.2f}; {int(f['rounds'])} rounds in {f['elapsed_s']:.1f} s",
@@ -177,13 +188,41 @@ def run_benchmark(seconds: float = 2.0) -> BenchResults:
         "load_average": os.getloadavg()[0],
         **{key: float(value) for key, value in thread_counts().items()},
     }
-    for size in SCAN_SIZES:
-        scan = measure_rounds({"run": lambda size=size: run_image(machine, size, size)},
-                              min(seconds, 0.5), minimum=3)
-        figures[f"scan_{size}_ns_per_pixel"] = scan.best["run"] / (size * size) * 1e9
+    figures.update(cost_per_pixel_scan(machine, glsl, min(seconds, 0.5)))
     figures["peak_memory_ratio_2048"] = peak_memory_ratio(machine, MEMORY_SIZE)
     gl_frame.release()
     return BenchResults(figures, {"first_call": state})
+
+
+def cost_per_pixel_scan(machine, glsl: str, seconds: float) -> dict[str, float]:
+    """Nanoseconds per pixel of the emulator (default threads, then one) and of llvmpipe, by size."""
+    import numba
+
+    from .fragment_compiled import run_image
+    from .gl import prepare_fullscreen
+
+    figures = {}
+    threads = numba.get_num_threads()
+    for size in SCAN_SIZES:
+        pixels = size * size
+        frame = prepare_fullscreen(glsl, size, size)
+        try:
+            frame.render()
+            rounds = measure_rounds({"run": lambda size=size: run_image(machine, size, size),
+                                     "llvmpipe": frame.render}, seconds, minimum=3)
+        finally:
+            frame.release()
+        numba.set_num_threads(1)  # the compiled path splits a picture over get_num_threads() threads
+        try:
+            single = measure_rounds({"run": lambda size=size: run_image(machine, size, size)}, seconds, minimum=3)
+        finally:
+            numba.set_num_threads(threads)
+        figures[f"scan_{size}_ns_per_pixel"] = rounds.best["run"] / pixels * 1e9
+        figures[f"llvmpipe_scan_{size}_ns_per_pixel"] = rounds.best["llvmpipe"] / pixels * 1e9
+        figures[f"scan_1thread_{size}_ns_per_pixel"] = single.best["run"] / pixels * 1e9
+    single_thread = [figures[f"scan_1thread_{size}_ns_per_pixel"] for size in SCAN_SIZES]
+    figures["scan_1thread_spread"] = max(single_thread) / min(single_thread)
+    return figures
 
 
 def peak_memory_ratio(machine, size: int) -> float:
