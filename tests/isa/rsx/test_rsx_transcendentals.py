@@ -139,3 +139,11 @@ def test_the_polynomials_are_the_series_they_claim():
     for part in (T.HALF_PI_1, T.HALF_PI_2):
         mantissa, _ = math.frexp(part)
         assert (mantissa * 2 ** 24).is_integer()
+
+
+def test_a_nan_argument_keeps_its_payload():
+    """EX2 and LG2 return the argument's NaN quietened; SIN and COS clear its sign (module doc)."""
+    negative_nan = np.array([0xFFC12345], np.uint32).view(F32)
+    with np.errstate(all="ignore"):
+        assert bits(T.exp2(negative_nan)) == bits(T.log2(negative_nan)) == [0xFFC12345]
+        assert bits(T.sin(negative_nan)) == bits(T.cos(negative_nan)) == [0x7FC12345]

@@ -24,8 +24,8 @@ Accuracy (``tests/isa/rsx/test_rsx_transcendentals.py`` measures it against floa
   behaviour there is unknown (``spec/rsx.md`` gives none); GLSL leaves it undefined too;
 * special values are IEEE's: SIN/COS of ±inf and NaN are NaN, SIN keeps the sign of zero;
   EX2 overflows to +inf and underflows through the subnormals to +0, EX2(-inf) = 0;
-  LG2(±0) = -inf, LG2 of a negative number is NaN, LG2(+inf) = +inf. A NaN argument comes back
-  as the same NaN (quietened).
+  LG2(±0) = -inf, LG2 of a negative number is NaN, LG2(+inf) = +inf. A NaN argument gives a
+  NaN: EX2 and LG2 return it quietened, SIN and COS with its sign cleared.
 """
 
 from __future__ import annotations
