@@ -94,25 +94,24 @@ def series(terms, z):
 
 
 @jit(inline="always")
-def quadrant(d):
-    """(r, n): |d| = n*pi/2 + r with |r| <= pi/4 and n in 0..3 (floats)."""
+def reduced(d):
+    """(sin r, cos r, n) for |d| = n*pi/2 + r, |r| <= pi/4, n in 0..3 (a float): what SIN and
+    COS pick from by quadrant."""
     a = abs(d)
     turns = a * INVERSE_TURN
     wrapped = (turns - np.floor(turns)) * TURN
     a = wrapped if a >= WRAP_FROM else a
     q = np.floor(a * TWO_OVER_PI + 0.5)
     r = ((a - q * HALF_PI_1) - q * HALF_PI_2) - q * HALF_PI_3
-    return r, q - 4.0 * np.floor(q * 0.25)
+    z = r * r
+    return r + r * z * series(SIN_TERMS, z), 1.0 + z * series(COS_TERMS, z), q - 4.0 * np.floor(q * 0.25)
 
 
 @jit
 def sin32(x):
     """SIN: sin(x) of a float32 (module doc for accuracy and special values)."""
     d = F64(x)
-    r, n = quadrant(d)
-    z = r * r
-    sine = r + r * z * series(SIN_TERMS, z)
-    cosine = 1.0 + z * series(COS_TERMS, z)
+    sine, cosine, n = reduced(d)
     value = cosine if (n == 1.0) | (n == 3.0) else sine  # | not "or": no branch, so loops vectorise
     value = -value if n >= 2.0 else value
     value = -value if d < 0.0 else value
@@ -122,11 +121,7 @@ def sin32(x):
 @jit
 def cos32(x):
     """COS: cos(x) of a float32 (module doc for accuracy and special values)."""
-    d = F64(x)
-    r, n = quadrant(d)
-    z = r * r
-    sine = r + r * z * series(SIN_TERMS, z)
-    cosine = 1.0 + z * series(COS_TERMS, z)
+    sine, cosine, n = reduced(F64(x))
     value = sine if (n == 1.0) | (n == 3.0) else cosine
     return F32(-value if (n == 1.0) | (n == 2.0) else value)
 
