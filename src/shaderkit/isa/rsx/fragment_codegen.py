@@ -8,8 +8,9 @@ LOOP/REP, BRK, RET) is ordinary per-pixel control flow. Straight-line code has n
 LLVM vectorises the pixel loop.
 
 SIN, COS, EX2, LG2 and LIF are computed in the kernels by the scalar functions of
-:mod:`.transcendentals`, the ones the interpreter's ufuncs are made of. What the kernels do not
-do (the packs and unpacks, textures, DDX/DDY, which need a tile's neighbours) is done between
+:mod:`.transcendentals`, the ones the interpreter's ufuncs are made of, and the packs and unpacks
+bit for bit as the interpreter's do. What the kernels do not do (PKG and UPG, whose sRGB curve
+is NumPy's float32 power; textures; DDX/DDY, which need a tile's neighbours) is done between
 two segments by the very function the interpreter calls (:data:`.semantics.SEMANTICS`, :func:`.textures.sample_lanes`)
 on the tile: the segment before it stores the instruction's operands, already swizzled and
 modified, into an operand buffer, and the segment after it reads the result back, applies the
@@ -50,7 +51,10 @@ PER_COMPONENT = {"MOV", "MUL", "ADD", "MAD", "MIN", "MAX", "FRC", "FLR", "SSG", 
 # Scalar instructions computed by a function of .transcendentals (its name here).
 TRANSCENDENTAL = {"SIN": "sin32", "COS": "cos32", "EX2": "exp2_32", "LG2": "log2_32"}
 REPLICATED = {"DP2", "DP3", "DP4", "DPH", "DP2A", "RCP", "RCC", "RSQ", *TRANSCENDENTAL}
-VECTOR = {"DST", "NRM", "REFL", "LIF"}
+# The packs, one float32 of packed bits written to every lane, and the unpacks of such a word.
+PACKS = {"PK2", "PK4", "PKB", "PK16"}
+UNPACKS = {"UP2", "UP4", "UPB", "UP16"}
+VECTOR = {"DST", "NRM", "REFL", "LIF", *PACKS, *UNPACKS}
 NATIVE = PER_COMPONENT | REPLICATED | VECTOR
 # Flow-control opcodes.
 FLOW = {"IFE", "LOOP", "REP", "BRK", "RET"}
@@ -369,6 +373,8 @@ class _Generator:
             every = {0: lambda: one, 1: lambda: a(1), 3: lambda: one,
                      2: lambda: f"(_t.exp2_32({a(3)}) if {a(1)} > {zero} else {zero})"}
             return {lane: every[lane]() for lane in lanes}
+        if name in PACKS or name in UNPACKS:
+            return self.packing(name, a, lanes)
         if name == "NRM":
             length = self.fresh("n")
             scale = self.fresh("n")
@@ -381,6 +387,40 @@ class _Generator:
         dot = " + ".join(f"{b(i)} * {a(i)}" for i in range(4))
         self.emit(f"{twice} = {self.constant(2.0)} * ({dot})")
         return {lane: f"({a(lane)} - {twice} * {b(lane)})" for lane in lanes}
+
+    def packing(self, name: str, a, lanes: tuple[int, ...]) -> dict[int, str]:
+        """A pack (semantics.i_PK2 ...) or unpack (i_UP2 ...) of the source ``a``."""
+        word = self.fresh("v")
+        if name == "PK2":
+            self.emit(f"{word} = _k.from_bits(_k.f32_to_f16({a(0)}) | (_k.f32_to_f16({a(1)}) << 16))")
+        elif name in PACKS:
+            low, high, scale, count = {"PK4": (-1.0, 1.0, 127.0, 4), "PKB": (0.0, 1.0, 255.0, 4),
+                                       "PK16": (0.0, 1.0, 65535.0, 2)}[name]
+            limits = f"{self.constant(low)}, {self.constant(high)}, {self.constant(scale)}"
+            parts = [f"_k.quantised({a(lane)}, {limits})" for lane in range(count)]
+            packed = f"_k.byte_word({', '.join(parts)})" if count == 4 \
+                else f"_k.from_bits({parts[0]} | ({parts[1]} << 16))"
+            self.emit(f"{word} = {packed}")
+        else:
+            self.emit(f"{word} = {a(0)}")
+        if name in PACKS:
+            return dict.fromkeys(lanes, word)
+        values = {}
+        for lane in lanes:
+            if name == "UP2":
+                value = f"_k.{'get_high' if lane % 2 else 'get_low'}({word})"
+            elif name == "UP16":
+                half = f"(_k.bits({word}) >> 16)" if lane % 2 else f"(_k.bits({word}) & 0xFFFF)"
+                value = f"np.float32({half}) / {self.constant(65535.0)}"
+            elif name == "UPB":
+                value = f"np.float32(_k.byte_of({word}, {lane})) / {self.constant(255.0)}"
+            else:  # UP4: the byte as signed, over 127, at least -1
+                byte = self.fresh("v")
+                self.emit(f"{byte} = _k.byte_of({word}, {lane})")
+                value = self.helper("maximum", f"(np.float32({byte} - 256 if {byte} >= 128 else {byte}) / "
+                                               f"{self.constant(127.0)})", self.constant(-1.0))
+            values[lane] = value
+        return values
 
     # -- writing --
 

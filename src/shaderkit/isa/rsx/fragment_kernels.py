@@ -9,6 +9,9 @@ sample). An H register is half of an R register's 32 bits: :func:`get_low` / :fu
 read one half, :func:`set_low` / :func:`set_high` write one (separate functions rather than a
 ``high`` argument: a literal argument makes Numba compile a variant per call site).
 
+The packs and unpacks (:func:`quantised`, :func:`byte_word`, :func:`byte_of`) give what the
+interpreter's ``semantics.i_PK4`` … ``i_UP16`` give, lane by lane.
+
 The other helpers of the kernels (NumPy's minimum, maximum, fmax, clip, sign) are written inline
 by the generator as selects (``fragment_codegen._Generator.helper``).
 """
@@ -91,3 +94,24 @@ def get_low(word_float):
 def get_high(word_float):
     """The high fp16 half of the float32 ``word_float``'s bits, as float32."""
     return f16_to_f32((bits(word_float) >> 16) & 0xFFFF)
+
+
+@jit
+def quantised(x, low, high, scale):
+    """``semantics._quantise`` of one float32: NaN as 0, clamped to [low, high], times ``scale``,
+    rounded to the nearest integer (ties to even)."""
+    value = np.float32(0.0) if x != x else x
+    value = low if value < low else (high if value > high else value)
+    return np.int64(np.rint(value * scale))
+
+
+@jit
+def byte_word(b0, b1, b2, b3):
+    """The float32 whose bits are the low bytes of four integers, the first in the low byte."""
+    return from_bits((b0 & 0xFF) | (b1 & 0xFF) << 8 | (b2 & 0xFF) << 16 | (b3 & 0xFF) << 24)
+
+
+@jit
+def byte_of(x, lane):
+    """Byte ``lane`` (0 = the low one) of the float32 ``x``'s bits, 0..255."""
+    return (bits(x) >> (8 * lane)) & 0xFF
