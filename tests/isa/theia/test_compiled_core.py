@@ -7,7 +7,11 @@ values, or raise the same error."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -279,3 +283,31 @@ def test_a_machine_left_to_choose_compiles_only_where_it_pays(monkeypatch, kerne
     assert TheiaMachine(compiled=False).uses_compiled_core(scene) is False
     assert TheiaMachine(compiled=True).uses_compiled_core(scene) is True
 
+
+
+# --------------------------------------------------------------------------- the first compile
+
+
+FIRST_COMPILE = """
+import json
+from numba.core.registry import CPUDispatcher
+from shaderkit.isa.theia import bench, compiled_core, compiled_units
+bench._first_call_of_the_core()
+scene = bench.bench_scene()
+bench.limit_hit_test(scene, bench.ray_directions(scene))
+print(json.dumps({f"{module.__name__}.{name}": [str(signature) for signature in value.signatures]
+                  for module in (compiled_core, compiled_units, bench) for name, value in vars(module).items()
+                  if isinstance(value, CPUDispatcher)}))
+"""
+
+
+def test_a_cold_first_compile_compiles_every_function_once(tmp_path):
+    """Issue 15 keeps the kernels' first compile short: a function called with a literal argument
+    (or with int64 in one place and a literal in another) would be compiled once per value.
+    Checked in a fresh process with an empty kernel cache, where everything is compiled."""
+    environment = {**os.environ, "SHADERKIT_CACHE_DIR": str(tmp_path)}
+    output = subprocess.run([sys.executable, "-c", FIRST_COMPILE], env=environment, check=True,
+                            capture_output=True, text=True).stdout
+    signatures = json.loads(output.splitlines()[-1])
+    assert len(signatures["shaderkit.isa.theia.compiled_core.run_call"]) == 1
+    assert {name: kinds for name, kinds in signatures.items() if len(kinds) > 1} == {}

@@ -46,7 +46,7 @@ from ...core.diagnostics import ShaderkitError
 from ...core.jit import first_call, jit, thread_counts
 from ...core.timing import measure_rounds
 from .compiled_core import run_call
-from .compiled_units import TEST_GE, TEST_LE, add, compare, cross_lane, divide, dot, sub
+from .compiled_units import TEST_GE, TEST_LE, add, compare, cross, divide, dot, sub
 from .fixedpoint import ONE, to_fixed
 from .scene import DATA_OFFSET_UPSTREAM, NO_HIT_DISTANCE, Scene, triangles
 from .semantics import i_ADD, i_CROSS, i_DIV, i_DOT, i_MAG, i_MUL, i_SUB, jump_taken
@@ -264,11 +264,11 @@ def _limit_kernel(direction, triangle_words, camera, hit, closest, last_t):
         e1 = (sub(U64(words[6]), v0[0]), sub(U64(words[7]), v0[1]), sub(U64(words[8]), v0[2]))
         e2 = (sub(U64(words[12]), v0[0]), sub(U64(words[13]), v0[1]), sub(U64(words[14]), v0[2]))
         to_origin = (sub(U64(camera[0]), v0[0]), sub(U64(camera[1]), v0[1]), sub(U64(camera[2]), v0[2]))
-        q = (cross_lane(to_origin, e1, 0), cross_lane(to_origin, e1, 1), cross_lane(to_origin, e1, 2))
+        q = cross(to_origin, e1)
         h1 = dot(q, e2)
         for pixel in range(pixels):
             ray = (U64(ray_x[pixel]), U64(ray_y[pixel]), U64(ray_z[pixel]))
-            p = (cross_lane(ray, e2, 0), cross_lane(ray, e2, 1), cross_lane(ray, e2, 2))
+            p = cross(ray, e2)
             delta = dot(p, e1)
             u = divide(dot(p, to_origin), delta)
             v = divide(dot(q, ray), delta)

@@ -19,6 +19,14 @@ The order of groups, the budget count, the per-lane counters and every register 
 the NumPy path's, bit for bit (the suite runs both on the same programs and compares).
 The kernel is generic — the program is data in the table — so it is compiled once, and
 cached on disk by :func:`shaderkit.core.jit.jit`.
+
+That first compile (issue 15: under 3 s) is shaped by how the code is split into functions.
+The units and small helpers are compiled once each and inlined by LLVM into the loops that
+call them (:func:`~.compiled_units.unit`); the rare operations run lane by lane in two
+subroutines, :func:`alu` and :func:`lane_operation` (:func:`~.compiled_units.subroutine`), so
+their code is in the kernel once, not once per loop. :func:`call` makes the kernel's work
+arrays (allocating them in the kernel would compile NumPy's allocators into it), and no
+function is called with a literal argument (Numba would compile it once more per value).
 """
 
 from __future__ import annotations
@@ -31,20 +39,24 @@ from ...core.jit import jit
 from . import semantics, simt
 from .compiled_units import (
     COMPARE_TEST_CODES,
+    LANE_X,
+    LANE_Y,
+    LANE_Z,
     ONE,
     SCALE,
+    SCALED,
     WORD_MASK,
     ZERO,
     add,
-    called_add,
-    called_magnitude_sqrt,
-    called_multiply,
-    called_sub,
     compare,
     cross_difference,
     divide,
     dot,
+    magnitude_sqrt,
+    multiply,
     sub,
+    subroutine,
+    unit,
 )
 
 U64 = np.uint64
@@ -68,6 +80,11 @@ FRACTION_MASK = U64(semantics.FRACTION_MASK)
 INTEGER_MASK = U64(semantics.INTEGER_MASK)
 SWIZZLE_YXZ = 21
 NO_PC = np.iinfo(np.int64).max
+# The kernel's work arrays (made by call): per lane, its register-file column while in the
+# group (IDS), its program counter once diverged (PCS), the live lanes and the group.
+IDS, PCS, LIVE_LANES, GROUP = range(4)
+LANE_WORK_ROWS = 4
+SCRATCH_ROWS = 9  # A, B and D, three word rows each, of a scattered group
 
 
 class Flat:
@@ -110,7 +127,12 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
     if count == 0:
         return returned
     chosen = np.arange(count, dtype=np.int64) if selection is None else np.asarray(selection, dtype=np.int64)
-    status, where = run_call(flat.table, flat.index_of, lanes.rows, lanes.executed, chosen, entry, budget, returned)
+    # The kernel's work arrays are made here: allocating in the kernel would compile NumPy's
+    # allocators into it, which takes longer than the rest of a small routine's compile.
+    lane_work = np.empty((LANE_WORK_ROWS, count), dtype=np.int64)
+    scratch = np.empty((SCRATCH_ROWS, count), dtype=np.uint32)
+    status, where = run_call(flat.table, flat.index_of, lanes.rows, lanes.executed, chosen, np.int64(entry),
+                             np.int64(budget), returned, lane_work, scratch)
     if status == FAULTED:
         raise flat.steps[where].fault()
     if status == NO_CODE:
@@ -123,67 +145,68 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
 # --------------------------------------------------------------------------- the kernel
 
 
-@jit(inline="always")
+@unit
 def low_word(wide):
+    """The low 32 bits of a 64-bit multiplier result (MUL, IMUL and MULP keep those, no splice)."""
     return wide & WORD_MASK
 
 
-@jit(inline="always")
-def alu(operation, a0, a1, a2, b0, b1, b2):
+@subroutine
+def alu(operation, a, b):
     """One lane of one of the operations :func:`run_alu` has no loop for: the three result words
-    (``semantics.i_<MNEMONIC>`` for one lane)."""
-    # ``scaled`` is a variable, not a literal, so that called_multiply is compiled once.
-    scaled = operation != IMUL
-    if operation == MUL or operation == IMUL:
-        return (low_word(called_multiply(a0, b0, scaled)), low_word(called_multiply(a1, b1, scaled)),
-                low_word(called_multiply(a2, b2, scaled)))
+    from the three words of A and of B (tuples), ``semantics.i_<MNEMONIC>`` for one lane."""
     if operation == MAG:
-        squares = called_multiply(a0, a0, scaled) + called_multiply(a1, a1, scaled) + called_multiply(a2, a2, scaled)
-        length = called_magnitude_sqrt(squares)
+        squares = ZERO  # wraps modulo 2^64 like the hardware's 64-bit adders
+        for k in range(3):
+            squares += multiply(a[k], a[k], SCALED)
+        length = magnitude_sqrt(squares)
         return length, length, length
-    if operation == INC:
-        return called_add(a0, ONE), called_add(a1, ONE), called_add(a2, ONE)
-    if operation == DEC:
-        return called_sub(a0, ONE), called_sub(a1, ONE), called_sub(a2, ONE)
-    if operation == INCX:
-        return called_add(a0, ONE), a1, a2
-    if operation == INCY:
-        return a0, called_add(a1, ONE), a2
-    if operation == INCZ:
-        return a0, a1, called_add(a2, ONE)
     if operation == MULP:
-        return a0, a1, low_word(called_multiply(a0, a1, scaled))
-    if operation == MOD:
-        return a0 & low_word(b0 - ONE), a1 & low_word(b1 - ONE), a2 & low_word(b2 - ONE)
-    if operation == FRAC:
-        return a0 & FRACTION_MASK, a1 & FRACTION_MASK, a2 & FRACTION_MASK
-    if operation == NEG:
-        return low_word(~a0 + U64(1)), low_word(~a1 + U64(1)), low_word(~a2 + U64(1))
-    if operation == XCHANGEX:
-        return b0, a1, a2
-    if operation == UNSCALE:
-        return a0 >> SCALE, a1 >> SCALE, a2 >> SCALE
+        return a[0], a[1], low_word(multiply(a[0], a[1], SCALED))
     if operation == SWIZZLE3D:
-        if a0 == 0:
-            return b0, b0, b0
-        if a0 == 1:
-            return b1, b1, b1
-        if a0 == 2:
-            return b2, b2, b2
-        if a0 == SWIZZLE_YXZ:
-            return b1, b0, b2
+        if a[0] == 0:
+            return b[0], b[0], b[0]
+        if a[0] == 1:
+            return b[1], b[1], b[1]
+        if a[0] == 2:
+            return b[2], b[2], b[2]
+        if a[0] == SWIZZLE_YXZ:
+            return b[1], b[0], b[2]
         return ZERO, ZERO, ZERO
+    return (lane_operation(operation, LANE_X, a[0], b[0]), lane_operation(operation, LANE_Y, a[1], b[1]),
+            lane_operation(operation, LANE_Z, a[2], b[2]))
+
+
+@subroutine
+def lane_operation(operation, k, a, b):
+    """Result lane ``k`` of an operation whose lane k depends only on lane k of A (word ``a``)
+    and of B (word ``b``): one function for the three lanes, so each unit's code is there once."""
+    if operation == MUL or operation == IMUL:
+        return low_word(multiply(a, b, operation == MUL))
+    if operation == INC or (operation == INCX and k == 0) or (operation == INCY and k == 1) or (
+            operation == INCZ and k == 2):
+        return add(a, ONE)
+    if operation == DEC:
+        return sub(a, ONE)
+    if (operation == XCHANGEX and k == 0) or (operation == XCHANGEY and k == 1) or (operation == XCHANGEZ and k == 2):
+        return b
+    if operation == MOD:
+        return a & low_word(b - ONE)
+    if operation == FRAC:
+        return a & FRACTION_MASK
+    if operation == NEG:
+        return low_word(~a + U64(1))
+    if operation == UNSCALE:
+        return a >> SCALE
     if operation == INTP:
-        return a0 & INTEGER_MASK, a1 & INTEGER_MASK, a2 & INTEGER_MASK
-    if operation == XCHANGEY:
-        return a0, b1, a2
-    if operation == XCHANGEZ:
-        return a0, a1, b2
-    # RESCALE
-    return low_word(a0 << SCALE), low_word(a1 << SCALE), low_word(a2 << SCALE)
+        return a & INTEGER_MASK
+    if operation == RESCALE:
+        return low_word(a << SCALE)
+    # The lanes INCX..INCZ and XCHANGEX..XCHANGEZ keep.
+    return a
 
 
-@jit(inline="always")
+@unit
 def repeated_lanes(a, b, count):
     """Whether every lane of A and of B holds one word in X, Y and Z."""
     differ = 0
@@ -192,14 +215,15 @@ def repeated_lanes(a, b, count):
     return differ == 0
 
 
-@jit
+@subroutine
 def run_alu(step, a, b, d, count):
     """The ALU step ``step`` (a table row) on ``count`` lanes of the rows A, B, D (each a tuple of
     three word arrays, X, Y, Z): results into D; lane j of each is element j.
 
     D is never A or B (:func:`run_call` sees to that), so plain loops over j vectorise.
     The operations the default microcode runs most have loops of their own, one row lane at a
-    time so that each unit is compiled in once; the others go through :func:`alu` lane by lane.
+    time so that each unit's code is in the loop once; the others go through :func:`alu` lane
+    by lane.
     """
     operation = step[OPERATION]
     if operation == ZERO_ROW:
@@ -242,11 +266,11 @@ def run_alu(step, a, b, d, count):
                 x, y, z = immediate, ZERO, ZERO
             else:
                 x, y, z = U64(a[0][j]), U64(a[1][j]), U64(a[2][j])
-            x, y, z = alu(operation, x, y, z, U64(b[0][j]), U64(b[1][j]), U64(b[2][j]))
+            x, y, z = alu(operation, (x, y, z), (U64(b[0][j]), U64(b[1][j]), U64(b[2][j])))
             d[0][j], d[1][j], d[2][j] = x, y, z
 
 
-@jit
+@unit
 def group_columns(chosen, group, group_size, ids):
     """Fill ``ids`` with the group's register-file columns; (the first one, how many lanes are
     out of one contiguous run from it)."""
@@ -258,7 +282,7 @@ def group_columns(chosen, group, group_size, ids):
     return first, gaps
 
 
-@jit
+@unit
 def credit(executed, ids, group_size, instructions):
     """Count ``instructions`` more for each lane of the group."""
     for j in range(group_size):
@@ -266,7 +290,7 @@ def credit(executed, ids, group_size, instructions):
 
 
 @jit
-def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
+def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, lane_work, scratch):
     """``Core.call`` on lanes ``chosen`` (register-file columns); (status, where) — see the module doc.
 
     ``group`` holds the positions (in ``chosen``) of the lanes that run the next instruction.
@@ -274,26 +298,25 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned):
     divides them, ``pcs`` holds each lane's and ``live_lanes`` the lanes not yet returned.
     """
     count = chosen.shape[0]
-    ids = np.empty(count, dtype=np.int64)   # the group's register-file columns
-    scratch = np.empty((9, count), dtype=np.uint32)
-    pcs = np.empty(count, dtype=np.int64)
-    live_lanes = np.arange(count)
-    group = np.arange(count)
+    ids, pcs, live_lanes, group = lane_work[IDS], lane_work[PCS], lane_work[LIVE_LANES], lane_work[GROUP]
+    for j in range(count):
+        live_lanes[j] = j
+        group[j] = j
     group_size = count
     live = count
     converged = True
-    pc = np.int64(entry)
+    pc = entry
     first, gaps = group_columns(chosen, group, group_size, ids)
     # Instructions the current group has run that ``executed`` does not count yet: while the
     # group stays the same they are counted once, when it changes or the call ends.
-    pending = 0
+    pending = np.int64(0)
     for _ in range(budget):
         if not converged:
             credit(executed, ids, group_size, pending)
             pending = 0
             # One pass: the lowest program counter so far, and the lanes at it.
             pc = NO_PC
-            group_size = 0
+            group_size = np.int64(0)  # not the literal 0, for which group_columns would be compiled again
             for j in range(live):
                 lane_pc = pcs[live_lanes[j]]
                 if lane_pc < pc:

@@ -9,6 +9,11 @@ Conventions, chosen so that Numba never mixes signed and unsigned integers (whic
 turn into floats): a 32-bit word travels as a ``uint64`` holding 0 … 2^32 − 1, and the
 multiplier's 64-bit signed results travel as the ``uint64`` of their two's-complement bits,
 so 64-bit sums wrap exactly as the hardware's adders do. Every constant is a ``uint64``.
+
+How the units are compiled decides the kernels' first-compile time as much as their speed:
+see :func:`unit` and :func:`subroutine`. Constants that callers pass as arguments (the
+multiplier's ``scaled``, compare tests, lane numbers) are NumPy scalars, not Python literals:
+Numba compiles a function once more for every literal argument value it is called with.
 """
 
 from __future__ import annotations
@@ -36,23 +41,42 @@ SHIFT_WORD = U64(32)
 SHIFT_SIGN = U64(31)
 DIGIT_MASK = U64(3)
 TWO = U64(2)
+SCALED = np.bool_(True)  # multiply's ``scaled`` for m(a, b)
+# Numba options of functions only compiled code calls: no wrappers for calls from Python.
+COMPILED_CALLERS_ONLY = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 # The compare tests of §4.6, numbered as fixedpoint.COMPARE_TESTS lists them.
-# Numba does not inline one compiled function into another, and a call costs more than most
-# units (it also stops loops over lanes from vectorising): units are inlined where compiled
-# code calls them. Code where speed matters less calls the ``called_*`` copies, compiled
-# once as functions, which keeps the kernel's compile time down.
-TEST_G, TEST_L, TEST_EQ, TEST_NE, TEST_GE, TEST_LE = range(len(fixedpoint.COMPARE_TESTS))
-COMPARE_TEST_CODES = {test: code for code, test in enumerate(fixedpoint.COMPARE_TESTS)}
+TEST_G, TEST_L, TEST_EQ, TEST_NE, TEST_GE, TEST_LE = (np.int64(code) for code in range(len(fixedpoint.COMPARE_TESTS)))
+COMPARE_TEST_CODES = {test: np.int64(code) for code, test in enumerate(fixedpoint.COMPARE_TESTS)}
+# The lanes of a row, X, Y and Z.
+LANE_X, LANE_Y, LANE_Z = (np.int64(k) for k in range(3))
 
 
-@jit(inline="always")
+def unit(function):
+    """``function`` compiled once as a unit: LLVM inlines it wherever compiled code calls it.
+
+    A call costs more than most units and stops loops over lanes from vectorising, so every
+    call is inlined — by LLVM (``forceinline``), not by Numba (``inline="always"``), which
+    would type and lower the unit's body again at every call site: that made the kernels'
+    first compile take seconds. Units are only called from compiled code, so they get no
+    wrappers for calls from Python (which cost about as much to compile as a small unit).
+    """
+    return jit(function, forceinline=True, **COMPILED_CALLERS_ONLY)
+
+
+def subroutine(function):
+    """``function`` compiled once and called, not inlined: for code where speed matters less
+    than the size of the callers' machine code (and so their compile time)."""
+    return jit(function, **COMPILED_CALLERS_ONLY)
+
+
+@unit
 def negative_mask(word):
     """All ones (64 bits) when bit 31 of ``word`` is set, else 0: selects without a branch."""
     return ZERO - ((word >> SHIFT_SIGN) & ONE_BIT)
 
 
-@jit(inline="always")
+@unit
 def magnitude(word):
     """``|w|`` of a 32-bit word; ``|0x8000_0000|`` stays ``0x8000_0000``."""
     # Branch free: signs are data, and a mispredicted branch costs more than the arithmetic.
@@ -60,27 +84,27 @@ def magnitude(word):
     return ((word ^ mask) - mask) & WORD_MASK
 
 
-@jit(inline="always")
+@unit
 def splice(wide):
     """The adder's T(): bit 63 of the 64-bit value becomes bit 31, bits 30..0 are kept."""
     return ((wide >> SHIFT_WORD) & SIGN_BIT) | (wide & LOW_31_BITS)
 
 
-@jit(inline="always")
+@unit
 def add(a, b):
     """T(sx(a) + sx(b)), in 32 bits: flip bit 31 of the wrapped sum when the signed sum overflowed."""
     total = (a + b) & WORD_MASK
     return total ^ ((total ^ a) & ~(a ^ b) & SIGN_BIT)
 
 
-@jit(inline="always")
+@unit
 def sub(a, b):
     """T(sx(a) − sx(b)), in 32 bits like :func:`add`."""
     difference = (a - b) & WORD_MASK
     return difference ^ ((difference ^ a) & (a ^ b) & SIGN_BIT)
 
 
-@jit(inline="always")
+@unit
 def multiply(a, b, scaled):
     """The radix-4 sign-magnitude multiplier m(a, b) (``scaled``) or mi(a, b): 64-bit two's-complement bits.
 
@@ -102,7 +126,7 @@ def multiply(a, b, scaled):
     return (product ^ sign) - sign
 
 
-@jit(inline="always")
+@unit
 def divide(a, b):
     """Sign-magnitude ``(|a| << 17) / |b|`` truncated, bits 30..0 kept; ``|b| = 0`` gives 0x0FFF_FFFF (§4.4).
 
@@ -124,7 +148,7 @@ def divide(a, b):
     return ((quotient ^ sign) - sign) & WORD_MASK
 
 
-@jit(inline="always")
+@unit
 def magnitude_sqrt(wide):
     """The MAG square-root unit on a 64-bit sum of squares (§4.3), as a 32-bit word.
 
@@ -157,46 +181,44 @@ def magnitude_sqrt(wide):
     return result
 
 
-@jit(inline="always")
+@unit
 def signed_greater(a, b):
     """Two's-complement a > b of 32-bit words: flipping bit 31 maps signed order onto unsigned."""
     return (a ^ SIGN_BIT) > (b ^ SIGN_BIT)
 
 
-@jit(inline="always")
+@unit
 def compare(test, a, b):
-    """The compare-jump condition ``test`` (a ``TEST_*`` code) on two 32-bit words (§4.6)."""
-    if test == TEST_G:
-        return signed_greater(a, b)
-    if test == TEST_L:
-        return not signed_greater(a, b)
+    """The compare-jump condition ``test`` (a ``TEST_*`` code) on two 32-bit words (§4.6).
+
+    Without a branch on ``test``: in a loop over lanes a branch would be unswitched into one
+    copy of the loop per test, which only makes the compile longer.
+    """
+    greater = signed_greater(a, b)
     equal = magnitude(a) == magnitude(b)
-    if test == TEST_EQ:
-        return equal
-    if test == TEST_NE:
-        return not equal
-    if test == TEST_GE:
-        return signed_greater(a, b) or equal
-    return (not signed_greater(a, b)) or equal
+    return ((greater & ((test == TEST_G) | (test == TEST_GE)))
+            | ((not greater) & ((test == TEST_L) | (test == TEST_LE)))
+            | (equal & ((test == TEST_EQ) | (test == TEST_GE) | (test == TEST_LE)))
+            | ((not equal) & (test == TEST_NE)))
 
 
-@jit(inline="always")
+@unit
 def dot(a, b):
     """DOT's word from two rows (tuples of three words): T() of the 64-bit sum of the three
-    64-bit products (§4.2). A loop, so the multiplier is compiled in once."""
+    64-bit products (§4.2)."""
     total = ZERO
     for k in range(3):
-        total += multiply(a[k], b[k], True)
+        total += multiply(a[k], b[k], SCALED)
     return splice(total)
 
 
-@jit(inline="always")
+@unit
 def cross_difference(a_next, b_after, a_after, b_next):
     """One lane of CROSS: T() of the 64-bit difference of two 64-bit products (§4.2)."""
-    return splice(multiply(a_next, b_after, True) - multiply(a_after, b_next, True))
+    return splice(multiply(a_next, b_after, SCALED) - multiply(a_after, b_next, SCALED))
 
 
-@jit(inline="always")
+@unit
 def cross_lane(a, b, k):
     """Lane ``k`` of CROSS from two rows (tuples of three words): from the next two lanes."""
     following = (k + 1) % 3
@@ -204,7 +226,7 @@ def cross_lane(a, b, k):
     return cross_difference(a[following], b[after], a[after], b[following])
 
 
-called_add = jit(add.py_func)
-called_sub = jit(sub.py_func)
-called_multiply = jit(multiply.py_func)
-called_magnitude_sqrt = jit(magnitude_sqrt.py_func)
+@unit
+def cross(a, b):
+    """CROSS of two rows (tuples of three words): its three words."""
+    return cross_lane(a, b, LANE_X), cross_lane(a, b, LANE_Y), cross_lane(a, b, LANE_Z)
