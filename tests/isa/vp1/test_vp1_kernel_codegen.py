@@ -20,12 +20,13 @@ from shaderkit.isa.vp1 import Vp1, compiled, compiled_codegen, pictures
 from shaderkit.isa.vp1.bench import BENCH_PROGRAM
 from shaderkit.isa.vp1.machine import Vp1Machine
 
-KIND = [opcode % 3 for opcode in range(16)]
+KIND = [opcode % 3 for opcode in range(256)]
 
 
 def dispatch(word, out):
-    """A toy unit: tests on the opcode, on names computed from it, and on the word."""
-    op = word >> 4
+    """A toy unit: tests on the opcode (``word >> 24``), on names computed from it, on its high
+    bits read off the word (``word >> 28``), and on the word itself."""
+    op = word >> 24
     kind = KIND[op]
     low = op & 3
     out[0] = 0
@@ -38,6 +39,8 @@ def dispatch(word, out):
             out[0] = 30 + (word & 1)
     elif kind == 2 and word & 1:  # reads the word too: kept as written
         out[0] = 40
+    elif word >> 28 & 1:  # opcode bit 4
+        out[0] = 45 if word >> 29 & 1 else 46
     else:
         for i in range(2):
             if low == 1:
@@ -45,7 +48,7 @@ def dispatch(word, out):
             elif low == 0:
                 out[i] += 60
             else:
-                out[i] += 70
+                out[i] += 70 if op & 4 else 80
     if kind == 0:
         return 1
     out[1] += op
@@ -54,7 +57,7 @@ def dispatch(word, out):
 
 def pruned(opcodes) -> tuple[str, object]:
     tree = ast.parse(textwrap.dedent(inspect.getsource(dispatch))).body[0]
-    tree.body = compiled_codegen.Pruner({"word >> 4": frozenset(opcodes)}, {"KIND": KIND}).block(tree.body)
+    tree.body = compiled_codegen.Pruner({"word >> 24": frozenset(opcodes)}, {"KIND": KIND}).block(tree.body)
     source = ast.unparse(ast.fix_missing_locations(tree))
     scope = {"KIND": KIND}
     exec(source, scope)  # noqa: S102 - the test's own function
@@ -62,11 +65,11 @@ def pruned(opcodes) -> tuple[str, object]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sets(st.integers(min_value=0, max_value=15), min_size=1))
+@given(st.sets(st.integers(min_value=0, max_value=255), min_size=1))
 def test_the_pruned_function_does_what_the_whole_one_does_for_its_opcodes(opcodes):
     source, function = pruned(opcodes)
     for opcode in opcodes:
-        for word in (opcode << 4, opcode << 4 | 1):
+        for word in (opcode << 24, opcode << 24 | 1):
             whole, cut = [0, 0], [0, 0]
             assert function(word, cut) == dispatch(word, whole) and cut == whole, (hex(word), source)
 
@@ -77,9 +80,22 @@ def test_the_pruner_removes_the_branches_no_opcode_takes():
     assert "return 2" in source and "return 1" not in source  # KIND[1] == 1
     source, _ = pruned({2, 3})
     assert "out[0] = 10" not in source and "out[0] = 20" in source and "30" in source
-    source, _ = pruned({5, 8})  # kinds 2: the test that reads the word stays, as written
+    source, _ = pruned({5, 8})  # kind 2: the test that reads the word stays, as written
     assert "kind == 2 and word & 1" in source and "+= 50" in source and "+= 60" in source
-    assert "+= 70" not in source
+    assert "+= 70" not in source and "80" not in source
+    source, _ = pruned({0x36, 0x1B})  # bit 4 set, bit 5 set in one: the word's high bits decide
+    assert "word >> 28 & 1:" not in source and "out[0] = 45 if word >> 29 & 1 else 46" in source
+    source, _ = pruned({0x3A})  # bit 4 set and bit 5 set: 45 alone
+    assert "out[0] = 45\n" in source + "\n" and "46" not in source
+    source, _ = pruned({0x06, 0x0A})  # low 2, with and without opcode bit 2: the IfExp stays
+    assert "70 if op & 4 else 80" in source
+    source, _ = pruned({0x06})
+    assert "+= 70" in source and "80" not in source
+
+
+def test_an_opcode_root_with_no_possible_opcode_leaves_no_branch():
+    source, _ = pruned(set())
+    assert "out[0] = 10" not in source and "+= 50" not in source
 
 
 # --- the kernels of real programs -------------------------------------------------------------

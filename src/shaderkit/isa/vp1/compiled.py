@@ -140,10 +140,10 @@ def kernel_ready(machine) -> bool:
 
 # When run_long goes on in the compiled loop: once interpreting has taken about as long as the
 # kernel's first call would (a rule that costs at most twice the better choice in hindsight).
-# The interpreter runs about 45,000 bundles/s; loading the cached kernel takes about 0.3 s,
-# compiling it about 15 s.
-CACHED_SWITCH = 20_000
-COLD_SWITCH = 600_000
+# The interpreter runs about 50,000 bundles/s; writing a program's kernel and loading it from
+# the cache takes about 0.3 s, writing and compiling it about 3 s (2-4 s by program).
+CACHED_SWITCH = 15_000
+COLD_SWITCH = 150_000
 
 
 def run_long(machine, max_bundles: int = 1_000_000):

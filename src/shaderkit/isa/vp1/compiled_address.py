@@ -64,13 +64,6 @@ def build(njit, rules):
         return offset(horizontal_address(place, i), s)
 
     @njit(cache=False)
-    def increment(aw, a, c):
-        """The post-increment: sext IMM for the 0xd0–0xd6 forms, else the mangled ``$a``."""
-        if aw >> 28 & 1:
-            return sext(aw >> 3, 11)
-        return a[mangled_index(c[aw >> 3 & 3], aw >> 5 & 15, aw >> 9 & 31)]
-
-    @njit(cache=False)
     def address_unit(aw, out, new_v, new_vx, stores_at, stores_value, r, v, a, c, store, port_v, port_r):
         out[AV_INDEX], out[AVX], out[AR_INDEX], out[AA_INDEX], out[AC_INDEX], out[STORE_COUNT] = -1, 0, -1, -1, -1, 0
         op = aw >> 24
@@ -114,7 +107,11 @@ def build(njit, rules):
                 flags_mask, flags = SHORT, short_flag(address_add(a_value, uimm))
             else:
                 place = a_value
-                moved = address_add(a_value, increment(aw, a, c))
+                if aw >> 28 & 1:  # the post-increment: sext IMM for the 0xd0–0xd6 forms, else the mangled $a
+                    step = sext(aw >> 3, 11)
+                else:
+                    step = a[mangled_index(c[aw >> 3 & 3], aw >> 5 & 15, aw >> 9 & 31)]
+                moved = address_add(a_value, step)
                 out[AA_INDEX], out[AA_VALUE] = index, moved
                 flags_mask, flags = SHORT, short_flag(moved)
             s = stride(a_value)

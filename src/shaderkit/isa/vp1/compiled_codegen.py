@@ -155,6 +155,13 @@ class Pruner:
 
     def __init__(self, roots: dict[str, frozenset], scope: dict):
         self.roots = {ast.dump(ast.parse(text, mode="eval").body): frozenset(values) for text, values in roots.items()}
+        # A root ``word >> 24`` (the opcode byte of a 32-bit word) also gives ``word >> 28`` and
+        # the like: the opcode's high bits (the unsigned and immediate bits of many forms).
+        self.words = {}
+        for key, expression in zip(self.roots, (ast.parse(text, mode="eval").body for text in roots), strict=True):
+            if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.RShift) \
+                    and isinstance(expression.left, ast.Name) and _constant(expression.right) == 24:
+                self.words[expression.left.id] = key
         self.scope = scope
         self.possible = dict(self.roots)  # root -> opcodes possible here
         self.followed: dict[str, tuple[str, dict]] = {}  # name -> (root, value by opcode)
@@ -170,6 +177,8 @@ class Pruner:
     def statement(self, statement: ast.stmt) -> list[ast.stmt]:
         if isinstance(statement, ast.If):
             return self._if(statement)
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and statement.value is not None:
+            statement.value = self._fold(statement.value)
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
                 and isinstance(statement.targets[0], ast.Name):
             name = statement.targets[0].id
@@ -179,6 +188,8 @@ class Pruner:
                 self.followed[name] = values
             return [statement]
         if isinstance(statement, (ast.For, ast.While)):
+            if isinstance(statement, ast.For):
+                statement.iter = self._fold(statement.iter)
             self._forget(statement)  # a loop may come round with its own assignments
             saved = dict(self.followed)
             statement.body = self.block(statement.body)
@@ -197,6 +208,8 @@ class Pruner:
             return [statement]
         root, results = values
         possible = self.possible[root]
+        if not possible:  # no opcode gets here (a program without words of this unit): dead code
+            return []
         taken = frozenset(opcode for opcode in possible if results[opcode])
         others = possible - taken
         if not others:
@@ -208,6 +221,27 @@ class Pruner:
         statement.orelse = [] if all(isinstance(kept, ast.Pass) for kept in orelse) else orelse
         self._forget(statement)
         return [statement]
+
+    def _fold(self, expression: ast.expr) -> ast.expr:
+        """``expression`` with each ``a if test else b`` whose test every possible opcode
+        decides alike replaced by the side they take."""
+        pruner = self
+
+        class Fold(ast.NodeTransformer):
+            def visit_IfExp(self, node):
+                self.generic_visit(node)
+                values = pruner.evaluate(node.test)
+                if values is None:
+                    return node
+                root, results = values
+                outcomes = {bool(results[opcode]) for opcode in pruner.possible[root]}
+                if outcomes == {True}:
+                    return node.body
+                if outcomes == {False}:
+                    return node.orelse
+                return node
+
+        return Fold().visit(expression)
 
     def _inline(self, statements: list[ast.stmt]) -> list[ast.stmt]:
         """A branch kept alone: its statements in place of the ``if`` (names followed inside it
@@ -273,12 +307,23 @@ class Pruner:
                 if key in self.roots:
                     found.append(key)
                     return ast.copy_location(ast.Name("_opcode", ast.Load()), node)
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) \
+                        and isinstance(node.left, ast.Name) and node.left.id in self.words \
+                        and (_constant(node.right) or 0) > 24:  # word >> 28: opcode >> 4
+                    found.append(self.words[node.left.id])
+                    return ast.copy_location(ast.BinOp(ast.Name("_opcode", ast.Load()), ast.RShift(),
+                                                       ast.Constant(_constant(node.right) - 24)), node)
                 return super().visit(node)
 
         replaced = Replace().visit(copy_tree(expression))
         if len(set(found)) > 1:
             return None, None
         return replaced, (found[0] if found else None)
+
+
+def _constant(node: ast.expr):
+    """The int a node writes out, or None."""
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def copy_tree(node: ast.AST) -> ast.AST:

@@ -61,8 +61,7 @@ readout_shift = njit(cache=False)(semantics_vector.readout_shift)
 loop_step = njit(cache=False)(semantics_branch.loop_step)  # the $l update (§9)
 VA_MASK = state_module.VA_MASK
 rules = compiled_s2v.build(njit)
-component_factors, factor_masks, lerp_mask, pair_mask = \
-    rules.component_factors, rules.factor_masks, rules.lerp_mask, rules.pair_mask
+component_factors, factor_masks, vc_mask = rules.component_factors, rules.factor_masks, rules.vc_mask
 scalar_factors, sext8, sext = rules.scalar_factors, rules.sext8, rules.sext
 # the per-component rules of vshr, vadd9, vclip, vminabs, vcmpad and vbitop: the interpreter's
 shift_component = compiled_s2v.jit_rule(njit, semantics_vector.shift_component, sext8=rules.sext8,
@@ -178,7 +177,8 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
                 rs = readout_shift(integer == 1, unsigned_out == 1, sext(vw >> 5, 3))
                 constant = mad_rounding(rs, low, vw >> 8 & 1, uccfg_down)
                 fract, sign1, sign2 = integer == 0, vw >> 2 & 1, vw >> 1 & 1
-                mask = pair_mask(vw, s2v_valid == 1, s2v_index, s2v_flag, s2v_xfrm, vc)
+                # the s2v selection or the word's own $vc bits (§6.3); unused in mask mode (S2VMODE, bit 0)
+                mask = 0 if vw & 1 else selection_mask(s2v_valid == 1, s2v_index, s2v_flag, s2v_xfrm, vc, vw)
                 masks = factor_masks(factors)
                 src2 = vw >> 9 & 31
                 mac2 = op != 0x84 and op != 0x85 and op != 0x95
@@ -197,7 +197,7 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
                 if op == 0x84 or op == 0x86 or op == 0x96 or op == 0xA6:
                     vv_index = -2  # $va only
             elif reads_s2v[op]:  # the lerp family b3–b7 (semantics_vector.vlrp2 … vlrp4b)
-                mask = lerp_mask(vw, vc)
+                mask = vc_mask(vc, vw & 3, vw >> 2 & 1, 0)  # $vc[bits 0–1], half bit 2: never the s2v selection
                 rotation, src2 = c[vw >> 3 & 3] >> 4 & 3, vw >> 9 & 31
                 q0, q1 = quad_register(src1, rotation, 0), quad_register(src1, rotation, 1)
                 q2, q3 = quad_register(src1, rotation, 2), quad_register(src1, rotation, 3)

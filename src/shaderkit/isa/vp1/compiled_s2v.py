@@ -13,8 +13,8 @@ This module owns, for the compiled loop:
   ``$vc`` selection of the emitters, the immediate source 2 of the byte-product forms);
 * :func:`build`, the compiled functions of the path: the factors a scalar word emits
   (``scalar_factors``, every s2v emitter and the default factors of §6.1) and the (f1, f2) a
-  vector op's component takes (``component_factors`` with ``pair_mask``: vmad2/vmac2, S2VMODE
-  and the ``$vc`` selection of §6.3; with ``lerp_mask``: the lerp family's own ``$vc`` bits).
+  vector op's component takes (``component_factors``, with the ``$vc`` mask of §6.3:
+  ``selection_mask`` for vmad2/vmac2, ``vc_mask`` for the lerp family).
 """
 
 from __future__ import annotations
@@ -137,18 +137,6 @@ def build(njit):
             factors = (0, 0, 0, 0)
         return ten_bit(factors)
 
-    @njit(cache=False)
-    def pair_mask(vw, valid, vcidx, vcflag, vcxfrm, vc):
-        """The ``$vc`` mask of vmad2/vmac2 word ``vw`` (the s2v selection or the word's own bits,
-        §6.3); unused in mask mode (S2VMODE, bit 0)."""
-        return 0 if vw & 1 else selection_mask(valid, vcidx, vcflag, vcxfrm, vc, vw)
-
-    @njit(cache=False)
-    def lerp_mask(vw, vc):
-        """The ``$vc`` mask of a lerp-family word: ``$vc[bits 0–1]``, half bit 2, transform 0 —
-        never the s2v selection."""
-        return vc_mask(vc, vw & 3, vw >> 2 & 1, 0)
-
-    rules.scalar_factors, rules.pair_mask, rules.lerp_mask = scalar_factors, pair_mask, lerp_mask
+    rules.scalar_factors = scalar_factors
     rules.component_factors, rules.factor_masks = component_factors, factor_masks
     return rules
