@@ -21,12 +21,13 @@ The kernel is generic — the program is data in the table — so it is compiled
 cached on disk by :func:`shaderkit.core.jit.jit`.
 
 That first compile (issue 15: under 3 s) is shaped by how the code is split into functions.
-The units and small helpers are compiled once each and inlined by LLVM into the loops that
-call them (:func:`~.compiled_units.unit`); the rare operations run lane by lane in two
-subroutines, :func:`alu` and :func:`lane_operation` (:func:`~.compiled_units.subroutine`), so
-their code is in the kernel once, not once per loop. :func:`call` makes the kernel's work
-arrays (allocating them in the kernel would compile NumPy's allocators into it), and no
-function is called with a literal argument (Numba would compile it once more per value).
+The units and the small helpers here are compiled once each and inlined by LLVM where they
+are called (:func:`~.compiled_units.unit`); :func:`run_alu`, the one big callee, is compiled
+once and called (:func:`~.compiled_units.subroutine`). The rare operations share one loop and
+:func:`lane_operation` serves all three lanes of the lane-wise ones, so each unit's code is
+there once. :func:`call` makes the kernel's work arrays (allocating them in the kernel would
+compile NumPy's allocators into it), and no function is called with a literal argument
+(Numba would compile it once more per value).
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ def low_word(wide):
     return wide & WORD_MASK
 
 
-@subroutine
+@unit
 def alu(operation, a, b):
     """One lane of one of the operations :func:`run_alu` has no loop for: the three result words
     from the three words of A and of B (tuples), ``semantics.i_<MNEMONIC>`` for one lane."""
@@ -177,7 +178,7 @@ def alu(operation, a, b):
             lane_operation(operation, LANE_Z, a[2], b[2]))
 
 
-@subroutine
+@unit
 def lane_operation(operation, k, a, b):
     """Result lane ``k`` of an operation whose lane k depends only on lane k of A (word ``a``)
     and of B (word ``b``): one function for the three lanes, so each unit's code is there once."""

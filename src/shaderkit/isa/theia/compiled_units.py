@@ -65,8 +65,8 @@ def unit(function):
 
 
 def subroutine(function):
-    """``function`` compiled once and called, not inlined: for code where speed matters less
-    than the size of the callers' machine code (and so their compile time)."""
+    """``function`` compiled once and called, not inlined: for a function whose every call does
+    so much work (a whole instruction on a group of lanes, say) that the call costs nothing."""
     return jit(function, **COMPILED_CALLERS_ONLY)
 
 
