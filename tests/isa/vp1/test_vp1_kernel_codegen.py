@@ -80,8 +80,9 @@ def test_the_pruner_removes_the_branches_no_opcode_takes():
     assert "return 2" in source and "return 1" not in source  # KIND[1] == 1
     source, _ = pruned({2, 3})
     assert "out[0] = 10" not in source and "out[0] = 20" in source and "30" in source
-    source, _ = pruned({5, 8})  # kind 2: the test that reads the word stays, as written
-    assert "kind == 2 and word & 1" in source and "+= 50" in source and "+= 60" in source
+    source, _ = pruned({5, 8})  # kind 2: the part of the test that reads the word stays
+    assert "if word & 1:" in source and "kind == 2" not in source
+    assert "+= 50" in source and "+= 60" in source
     assert "+= 70" not in source and "80" not in source
     source, _ = pruned({0x36, 0x1B})  # bit 4 set, bit 5 set in one: the word's high bits decide
     assert "word >> 28 & 1:" not in source and "out[0] = 45 if word >> 29 & 1 else 46" in source
@@ -91,6 +92,29 @@ def test_the_pruner_removes_the_branches_no_opcode_takes():
     assert "70 if op & 4 else 80" in source
     source, _ = pruned({0x06})
     assert "+= 70" in source and "80" not in source
+
+
+def test_constants_and_and_or_operands_decide_tests():
+    def unit(word, out):
+        op = word >> 24
+        flag = False
+        mode = 3
+        if op == 7:
+            flag = True
+        if flag and out[0]:  # only op 7 sets flag
+            out[1] = 1
+        if out[0] or mode == 3:
+            out[1] += 2
+        out[0] = 4 if mode == 2 else 5
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(unit))).body[0]
+    tree.body = compiled_codegen.Pruner({"word >> 24": frozenset({1, 2})}, {}).block(tree.body)
+    source = ast.unparse(tree)
+    assert "out[1] = 1" not in source and "out[1] += 2" in source and "out[0] or" not in source
+    assert "out[0] = 5" in source
+    tree = ast.parse(textwrap.dedent(inspect.getsource(unit))).body[0]
+    tree.body = compiled_codegen.Pruner({"word >> 24": frozenset({1, 7})}, {}).block(tree.body)
+    assert "if flag and out[0]:" in ast.unparse(tree)  # flag differs by path: kept
 
 
 def test_an_opcode_root_with_no_possible_opcode_leaves_no_branch():
@@ -179,6 +203,18 @@ def test_a_program_of_other_opcodes_gets_a_kernel_that_covers_them():
     chosen = compiled.kernel_covering(needed)
     assert any(covered.covers(needed) for covered, kernel in compiled._KERNELS.items() if kernel is chosen)
     assert outcome(fast, lambda: compiled.run_compiled(fast)) == outcome(interpreted, lambda: interpreted.run())
+
+
+def test_the_kernel_of_every_opcode_keeps_every_branch_as_written():
+    # one description: the kernel of every opcode is the loop and units as written
+    for function, roots in compiled_codegen._pruned_functions():
+        whole = compiled_codegen._function_tree(function)
+        pruned = compiled_codegen._function_tree(function)
+        every = {root: getattr(compiled.EVERY_OPCODE, unit) for root, unit in roots.items()}
+        pruned.body = compiled_codegen.Pruner(every, compiled_codegen._scope(function)).block(pruned.body)
+        count = [sum(isinstance(node, (ast.If, ast.IfExp, ast.For)) for node in ast.walk(tree))
+                 for tree in (whole, pruned)]
+        assert count[0] == count[1], function.__name__
 
 
 def test_features_count_every_compiled_word_not_only_the_bundle_starts():

@@ -12,8 +12,9 @@ the machine afterwards is exactly as the interpreter leaves it.
 
 The kernel is the loop of :mod:`.compiled_loop` written for the program's opcodes
 (:mod:`.compiled_codegen`: the branches of the opcodes the program does not use removed), so
-that its first call compiles only those (2–4 s, where the kernel of every opcode takes 8–12 s);
-it is cached on disk by :mod:`shaderkit.core.jit` (a later process loads it in 0.1–0.3 s). A
+that its first call compiles only those (2–3.5 s of CPU time for the bench program and the
+examples, where the kernel of every opcode takes 8–12 s); it is cached on disk by
+:mod:`shaderkit.core.jit` (a later process writes its source and loads it in about 0.3 s). A
 kernel already compiled in this process that covers the program's opcodes is used instead of
 compiling another (:func:`kernel_covering`). :func:`run_long`, what ``shaderkit run`` uses,
 starts in the interpreter and goes on here only once the run has taken about as long as the

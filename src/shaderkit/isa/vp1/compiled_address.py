@@ -18,6 +18,8 @@ import numpy as np
 from . import datastore, semantics_address as address
 
 ADDRESS_COMPILED = frozenset(range(0xC0, 0xE0)) - {0xC3, 0xC7, 0xCE, 0xCF, 0xDB}
+LOADS_VX = np.zeros(256, dtype=np.int64)  # ldax: the only ops that load $vx (the kernel commits it only for them)
+LOADS_VX[[0xC8, 0xC9]] = 1
 
 # Slots of the address pending array (-1 in an index slot: no write).
 AV_INDEX = 0                  # $v loaded (values in new_v)
@@ -52,6 +54,7 @@ def build(njit, rules):
     quad_register = rules.quad_register
     SHORT, LONG = address.SHORT_FLAG, address.LONG_FLAGS
     M32 = 0xFFFFFFFF
+    loads_vx = LOADS_VX
     r_stores = np.zeros(256, dtype=np.int64)
     r_stores[list(R_STORES)] = 1
 
@@ -138,7 +141,7 @@ def build(njit, rules):
             else:  # ldav, ldv, ldax
                 for i in range(16):
                     new_v[i] = store[vector_place(aw, place, a_value, i)]
-                if op == 0xC8 or op == 0xC9:  # ldax: $vx, and the quad-rotated $v[DST] if $c[COND] bit SLCT
+                if loads_vx[op]:  # ldax: $vx, and the quad-rotated $v[DST] if $c[COND] bit SLCT
                     for i in range(16):
                         new_vx[i] = new_v[i]
                     out[AVX] = 1

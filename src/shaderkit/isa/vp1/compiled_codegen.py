@@ -2,16 +2,17 @@
 branches a program cannot reach removed, so that Numba compiles only what the program uses.
 
 Compiling every opcode's branch (the loop of :mod:`.compiled_loop` with the scalar, address
-and s2v units) takes 8–12 s; a program uses a few opcodes of each unit, and the kernel of
-just those compiles in 2–4 s. There is still one description of each opcode: the loop and
-the units as written (:func:`.compiled_loop.run`, ``scalar_unit`` of :mod:`.compiled_scalar`,
-``address_unit`` of :mod:`.compiled_address`, ``scalar_factors`` of :mod:`.compiled_s2v`).
-:func:`kernel_source` takes their source and removes, by :class:`Pruner`, each ``if``/``elif``
-branch whose test says no opcode of the program takes it — a test that reads only the
-opcode (``vw >> 24`` …) and names computed from it (``kind = kinds[op]``) and constants, which
-the pruner evaluates in Python for each of the program's opcodes. Every other statement is
-kept as written. The kernel of every opcode (:data:`EVERY_OPCODE`) is the same text with
-nothing removed.
+and s2v units) takes 8–12 s of CPU time; a program uses a few opcodes of each unit, and the
+kernel of just those compiles in 2–3.5 s (about 1 s of it is the loop's fixed part). There is
+still one description of each opcode: the loop and the units as written
+(:func:`.compiled_loop.run`, ``scalar_unit`` of :mod:`.compiled_scalar`, ``address_unit`` and
+``r_port`` of :mod:`.compiled_address`, ``scalar_factors`` of :mod:`.compiled_s2v`).
+:func:`kernel_source` takes their source and removes, by :class:`Pruner`, each branch whose
+test no opcode of the program passes (or fails) — a test that reads only an opcode
+(``vw >> 24``, and its high bits ``vw >> 28`` …), names computed from it (``kind =
+kinds[op]``), constants and tables, which the pruner evaluates in Python for each of the
+program's opcodes. Every other statement is kept as written. The kernel of every opcode
+(:data:`EVERY_OPCODE`) is the same text, bar an operand every compiled opcode decides alike.
 
 :class:`Features` are what a kernel covers: the opcodes of each unit. The source goes to
 :func:`shaderkit.core.jit.compile_source`, which caches it on disk by its hash (a later
@@ -25,6 +26,8 @@ import functools
 import inspect
 import textwrap
 from typing import NamedTuple
+
+import numpy as np
 
 from .compiled_address import ADDRESS_COMPILED
 from .compiled_scalar import SCALAR_COMPILED
@@ -60,7 +63,9 @@ def features(table) -> Features:
     return Features(*units)
 
 
-# The pruned functions: (where the hand-written one is, its opcode expressions and their units).
+# The pruned functions, callees first: (the hand-written one, its opcode expressions and their
+# units). The generated module defines each under its own name, so the pruned ones call the
+# pruned ones.
 def _pruned_functions():
     from . import compiled_loop
     return (
@@ -68,7 +73,7 @@ def _pruned_functions():
         (compiled_loop.address_unit.py_func, {"aw >> 24": "address"}),
         (compiled_loop.r_port.py_func, {"aw >> 24": "address", "sw >> 24": "scalar"}),
         (compiled_loop.scalar_factors.py_func, {"sw >> 24": "scalar"}),
-        (compiled_loop.run, {"vw >> 24": "vector", "bw >> 24": "branch"}),
+        (compiled_loop.run, {"aw >> 24": "address", "sw >> 24": "scalar", "vw >> 24": "vector", "bw >> 24": "branch"}),
     )
 
 
@@ -144,13 +149,17 @@ def _function_tree(function) -> ast.FunctionDef:
 class Pruner:
     """Removes the branches of a function body that no opcode takes.
 
-    ``roots`` maps an opcode expression as written (``"vw >> 24"``) to the opcodes it may be;
-    a name assigned from it, or from names computed so (``low = op & 0xF``), is followed
-    until it is assigned anything else. An ``if`` test that reads one root through such names,
-    and otherwise only ``scope`` (globals, closure constants and tables), is evaluated for each
-    opcode still possible there: a branch none takes is removed, and an ``if`` that every
-    possible opcode takes one way keeps that branch alone, without the test. Within a branch
-    the possible opcodes are those that take it. Anything else is kept as written.
+    ``roots`` maps an opcode expression as written (``"vw >> 24"``) to the opcodes it may be
+    where it is read (a word of that unit: a test reading it must come after the word's
+    ``!= NONE``, as ``and`` makes it); a name assigned from it, or from names computed so
+    (``low = op & 0xF``), or a constant (``va_written = False``), is followed until it is
+    assigned anything else. A test that reads one root through such names, and otherwise only
+    ``scope`` (globals, closure constants and tables) — no calls — is evaluated for each opcode
+    still possible there: a branch none takes is removed, and an ``if`` that every possible
+    opcode takes one way keeps that branch alone, without the test (likewise ``a if t else
+    b``). An operand of ``and``/``or`` so decided alike decides the test or drops out of it.
+    Within a branch the possible opcodes are those that take it. Anything else is kept as
+    written.
     """
 
     def __init__(self, roots: dict[str, frozenset], scope: dict):
@@ -164,7 +173,8 @@ class Pruner:
                 self.words[expression.left.id] = key
         self.scope = scope
         self.possible = dict(self.roots)  # root -> opcodes possible here
-        self.followed: dict[str, tuple[str, dict]] = {}  # name -> (root, value by opcode)
+        # name -> (root, value by opcode), or (None, {None: value}) for a constant
+        self.followed: dict[str, tuple[str | None, dict]] = {}
 
     def block(self, statements: list[ast.stmt]) -> list[ast.stmt]:
         kept: list[ast.stmt] = []
@@ -200,6 +210,7 @@ class Pruner:
         return [statement]
 
     def _if(self, statement: ast.If) -> list[ast.stmt]:
+        statement.test = self._simplify(statement.test)
         values = self.evaluate(statement.test)
         if values is None:
             statement.body = self._branch(statement.body, None, None)
@@ -207,6 +218,8 @@ class Pruner:
             self._forget(statement)
             return [statement]
         root, results = values
+        if root is None:  # decided whatever the opcode: that branch alone, run by every path
+            return self._inline(self.block(statement.body if results[None] else statement.orelse))
         possible = self.possible[root]
         if not possible:  # no opcode gets here (a program without words of this unit): dead code
             return []
@@ -222,6 +235,31 @@ class Pruner:
         self._forget(statement)
         return [statement]
 
+    def _decided(self, expression: ast.expr):
+        """True or False when every possible opcode decides ``expression`` alike, else None."""
+        values = self.evaluate(expression)
+        if values is None:
+            return None
+        outcomes = {bool(value) for value in values[1].values()}
+        return outcomes.pop() if len(outcomes) == 1 else None
+
+    def _simplify(self, test: ast.expr) -> ast.expr:
+        """``test`` with the operands of its ``and``/``or`` that every possible opcode decides
+        alike taken out: a False in an ``and`` (a True in an ``or``) decides it."""
+        if not isinstance(test, ast.BoolOp):
+            return test
+        deciding = isinstance(test.op, ast.Or)  # the operand value that decides the whole
+        kept = []
+        for operand in test.values:
+            decided = self._decided(operand)
+            if decided is deciding:
+                return ast.Constant(deciding)
+            if decided is None:
+                kept.append(operand)
+        if not kept:
+            return ast.Constant(not deciding)
+        return kept[0] if len(kept) == 1 else ast.BoolOp(test.op, kept)
+
     def _fold(self, expression: ast.expr) -> ast.expr:
         """``expression`` with each ``a if test else b`` whose test every possible opcode
         decides alike replaced by the side they take."""
@@ -230,16 +268,10 @@ class Pruner:
         class Fold(ast.NodeTransformer):
             def visit_IfExp(self, node):
                 self.generic_visit(node)
-                values = pruner.evaluate(node.test)
-                if values is None:
+                decided = pruner._decided(pruner._simplify(node.test))
+                if decided is None:
                     return node
-                root, results = values
-                outcomes = {bool(results[opcode]) for opcode in pruner.possible[root]}
-                if outcomes == {True}:
-                    return node.body
-                if outcomes == {False}:
-                    return node.orelse
-                return node
+                return node.body if decided else node.orelse
 
         return Fold().visit(expression)
 
@@ -267,8 +299,9 @@ class Pruner:
 
     def evaluate(self, expression: ast.expr):
         """``(root, value by possible opcode)`` when ``expression`` reads one root (directly or
-        through followed names) and otherwise only the scope; None when it reads anything else
-        or fails to evaluate."""
+        through followed names) and otherwise only followed constants and the scope,
+        ``(None, {None: value})`` when it reads no root; an int or bool each time. None when it
+        reads anything else, calls anything, or fails to evaluate."""
         expression, placeholder = self._with_placeholder(expression)
         if expression is None:  # two roots: not one opcode's
             return None
@@ -276,25 +309,31 @@ class Pruner:
         if placeholder is not None:
             roots.add(placeholder)
         for node in ast.walk(expression):
+            if isinstance(node, ast.Call):
+                return None  # a call may do anything (a compiled unit would compile)
             if isinstance(node, ast.Name) and node.id != "_opcode":
                 if node.id in self.followed:
-                    roots.add(self.followed[node.id][0])
+                    if self.followed[node.id][0] is not None:
+                        roots.add(self.followed[node.id][0])
                 elif node.id not in self.scope:
                     return None
-        if len(roots) != 1:
+        if len(roots) > 1:
             return None
-        (root,) = roots
+        root = roots.pop() if roots else None
         code = compile(ast.Expression(ast.fix_missing_locations(expression)), "<pruner>", "eval")
         results = {}
-        for opcode in self.possible[root]:
+        for opcode in (self.possible[root] if root is not None else (None,)):
             names = {"_opcode": opcode}
             for name, (other_root, by_opcode) in self.followed.items():
-                if other_root == root and opcode in by_opcode:
-                    names[name] = by_opcode[opcode]
+                if other_root is None or (other_root == root and opcode in by_opcode):
+                    names[name] = by_opcode[None if other_root is None else opcode]
             try:
-                results[opcode] = eval(code, dict(self.scope), names)  # noqa: S307 - the kernel's own tests
+                value = eval(code, dict(self.scope), names)  # noqa: S307 - the kernel's own tests
             except Exception:  # noqa: BLE001 - a test Python cannot evaluate stays in the kernel
                 return None
+            if not isinstance(value, (int, np.integer, np.bool_)):
+                return None
+            results[opcode] = value
         return root, results
 
     def _with_placeholder(self, expression: ast.expr):

@@ -23,10 +23,11 @@ from . import state as state_module
 from .compiled import NONE, VECTOR_READS_S2V
 from .compiled_address import (AA_INDEX, AA_VALUE, AC_BITS, AC_INDEX, AC_MASK, AR_INDEX, AR_VALUE, AV_INDEX, AVX,
                                STORE_COUNT)
+from .compiled_address import LOADS_VX as loads_vx
 from .compiled_address import SLOTS as ADDRESS_SLOTS
-from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALUE, OTHER_D, OTHER_FILE, OTHER_INDEX,
-                              OTHER_M, OTHER_MI, OTHER_SR, OTHER_UC, OTHER_VALUE, OTHER_X, PORT_V, R_INDEX, R_VALUE,
-                              RM_INDEX, RM_VALUE, SLOTS, V_INDEX, V_VALUE, V_WORD)
+from .compiled_scalar import (A_INDEX, A_VALUE, C_BITS, C_INDEX, L_INDEX, L_VALUE, MOV_FROM, MOV_TO, OTHER_D,
+                              OTHER_FILE, OTHER_INDEX, OTHER_M, OTHER_MI, OTHER_SR, OTHER_UC, OTHER_VALUE, OTHER_X,
+                              PORT_V, R_INDEX, R_VALUE, RM_INDEX, RM_VALUE, SLOTS, V_INDEX, V_VALUE, V_WORD)
 
 
 
@@ -83,6 +84,7 @@ for index, function in enumerate(semantics_vector.VECTOR_OPS):
     clip_kind[0x80 + index] = clip_rules.get(function, -1)
 accumulate_one = compiled_s2v.jit_rule(njit, semantics_vector.accumulate_one, sext=rules.sext)
 quad_register = rules.quad_register
+scalar_kinds = np.array(compiled_scalar.KINDS, dtype=np.int64)  # the scalar unit's kind of each opcode
 reads_s2v = np.zeros(256, dtype=np.int64)
 reads_s2v[list(VECTOR_READS_S2V)] = 1
 scalar_unit = compiled_scalar.build(njit, rules)
@@ -380,21 +382,25 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
                 flow_kind = 2
                 exit_code = bw & 0xFFFF
                 interrupt = bw >> 16 & 1
-        # commit (§2.3 priorities: machine.commit)
-        if sp[RM_INDEX] >= 0:  # mov from $v/$a/$c/$l: the lowest $r writer
+        # commit (§2.3 priorities: machine.commit). Only a mov from/to another register file
+        # writes the slots tested with moves_from/moves_to: the tests let the kernel of a
+        # program without them leave those commits out (compiled_codegen), as with loads_vx.
+        moves_from = scalar_kinds[sw >> 24] == MOV_FROM
+        moves_to = scalar_kinds[sw >> 24] == MOV_TO
+        if moves_from and sp[RM_INDEX] >= 0:  # mov from $v/$a/$c/$l: the lowest $r writer
             r[sp[RM_INDEX]] = sp[RM_VALUE]
         if aw != NONE and ap[AR_INDEX] >= 0:  # an address load
             r[ap[AR_INDEX]] = ap[AR_VALUE]
         if sp[R_INDEX] >= 0:
             r[sp[R_INDEX]] = sp[R_VALUE]
         r[31] = 0
-        if sp[V_INDEX] >= 0:  # lowest priority in $v: a load or a vector result overwrites it
+        if moves_to and sp[V_INDEX] >= 0:  # lowest priority in $v: a load or a vector result overwrites it
             for k in range(4):
                 v[sp[V_INDEX], 4 * sp[V_WORD] + k] = sp[V_VALUE] >> (8 * k) & 0xFF
         if aw != NONE and ap[AV_INDEX] >= 0:
             for i in range(16):
                 v[ap[AV_INDEX], i] = new_v[i]
-        if aw != NONE and ap[AVX]:
+        if aw != NONE and loads_vx[aw >> 24] and ap[AVX]:
             for i in range(16):
                 vx[i] = new_vx[i]
         if vv_index >= 0:
@@ -407,7 +413,7 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
             vc[vc_index] = vc_value
         if aw != NONE and ap[AA_INDEX] >= 0:
             a[ap[AA_INDEX]] = ap[AA_VALUE]
-        if sp[A_INDEX] >= 0:  # the scalar mov wins over the address unit
+        if moves_to and sp[A_INDEX] >= 0:  # the scalar mov wins over the address unit
             a[sp[A_INDEX]] = sp[A_VALUE]
         if aw != NONE and ap[AC_INDEX] >= 0:
             index, mask = ap[AC_INDEX], ap[AC_MASK]
@@ -418,11 +424,11 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
         if bc_index >= 0:
             mask = 1 << 13
             c[bc_index] = (((c[bc_index] & ~mask) | (bc_bits & mask)) & ~C_ZERO) | C_ONE
-        if sp[L_INDEX] >= 0:  # the scalar mov loses to the branch unit
+        if moves_to and sp[L_INDEX] >= 0:  # the scalar mov loses to the branch unit
             l[sp[L_INDEX]] = sp[L_VALUE]
         if bl_index >= 0:
             l[bl_index] = bl_value
-        other = sp[OTHER_FILE]
+        other = sp[OTHER_FILE] if moves_to else 0
         if other == OTHER_SR:
             sr[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
         elif other == OTHER_MI:
