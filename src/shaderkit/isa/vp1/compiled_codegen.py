@@ -321,6 +321,7 @@ class Pruner:
             return None
         root = roots.pop() if roots else None
         code = compile(ast.Expression(ast.fix_missing_locations(expression)), "<pruner>", "eval")
+        scope = dict(self.scope)  # eval adds __builtins__ to the globals it is given
         results = {}
         for opcode in (self.possible[root] if root is not None else (None,)):
             names = {"_opcode": opcode}
@@ -328,7 +329,7 @@ class Pruner:
                 if other_root is None or (other_root == root and opcode in by_opcode):
                     names[name] = by_opcode[None if other_root is None else opcode]
             try:
-                value = eval(code, dict(self.scope), names)  # noqa: S307 - the kernel's own tests
+                value = eval(code, scope, names)  # noqa: S307 - the kernel's own tests
             except Exception:  # noqa: BLE001 - a test Python cannot evaluate stays in the kernel
                 return None
             if not isinstance(value, (int, np.integer, np.bool_)):
