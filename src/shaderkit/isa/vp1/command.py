@@ -17,8 +17,8 @@ replacing it) and ``--image-out FILE`` writes the data store after the run as a 
 in the layout of :mod:`.pictures` (a 64×128 greyscale picture at stride 0).
 
 Without ``--trace`` the run goes on in the compiled loop once it proves long
-(:func:`.compiled.run_long`: after 20,000 bundles when the kernel is in the disk cache, after
-600,000 when it must be compiled), with the same results as the interpreter's.
+(:func:`.compiled.run_long`: after 15,000 bundles when the program's kernel is in the disk
+cache, after 150,000 when it must be compiled), with the same results as the interpreter's.
 
 The one-line summary it returns says how the program ended. A word with no model (DMA, FIFO,
 undocumented opcodes), a program that runs off its words, a return-stack error and an
