@@ -296,7 +296,10 @@ bench._first_call_of_the_core()
 scene = bench.bench_scene()
 bench.limit_hit_test(scene, bench.ray_directions(scene))
 print(json.dumps({f"{module.__name__}.{name}": [str(signature) for signature in value.signatures]
-                  for module in (compiled_core, compiled_units, bench) for name, value in vars(module).items()
+                  for module in (compiled_core, compiled_units, bench)
+                  for name, value in {**vars(module), **{f"{name}.dispatcher": value.dispatcher
+                                                         for name, value in vars(module).items()
+                                                         if isinstance(value, compiled_units.Subroutine)}}.items()
                   if isinstance(value, CPUDispatcher)}))
 """
 
@@ -310,4 +313,5 @@ def test_a_cold_first_compile_compiles_every_function_once(tmp_path):
                             capture_output=True, text=True).stdout
     signatures = json.loads(output.splitlines()[-1])
     assert len(signatures["shaderkit.isa.theia.compiled_core.run_call"]) == 1
+    assert len(signatures["shaderkit.isa.theia.compiled_core.RUN_ALU.dispatcher"]) == 1
     assert {name: kinds for name, kinds in signatures.items() if len(kinds) > 1} == {}

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from numba.core import types
 
 from ...core.jit import jit
 from . import semantics, simt
@@ -56,7 +57,7 @@ from .compiled_units import (
     magnitude_sqrt,
     multiply,
     sub,
-    subroutine,
+    Subroutine,
     unit,
 )
 
@@ -133,7 +134,7 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
     lane_work = np.empty((LANE_WORK_ROWS, count), dtype=np.int64)
     scratch = np.empty((SCRATCH_ROWS, count), dtype=np.uint32)
     status, where = run_call(flat.table, flat.index_of, lanes.rows, lanes.executed, chosen, np.int64(entry),
-                             np.int64(budget), returned, lane_work, scratch)
+                             np.int64(budget), returned, lane_work, scratch, RUN_ALU.address())
     if status == FAULTED:
         raise flat.steps[where].fault()
     if status == NO_CODE:
@@ -216,7 +217,6 @@ def repeated_lanes(a, b, count):
     return differ == 0
 
 
-@subroutine
 def run_alu(step, a, b, d, count):
     """The ALU step ``step`` (a table row) on ``count`` lanes of the rows A, B, D (each a tuple of
     three word arrays, X, Y, Z): results into D; lane j of each is element j.
@@ -271,6 +271,13 @@ def run_alu(step, a, b, d, count):
             d[0][j], d[1][j], d[2][j] = x, y, z
 
 
+# run_alu's arguments: a table row, the rows A, B and D (views of the register file or of
+# scratch, contiguous either way), the lane count.
+_WORDS = types.UniTuple(types.Array(types.uint32, 1, "C"), 3)
+RUN_ALU = Subroutine(run_alu, (types.Array(types.int64, 1, "C"), _WORDS, _WORDS, _WORDS, types.int64))
+call_run_alu = RUN_ALU.call
+
+
 @unit
 def group_columns(chosen, group, group_size, ids):
     """Fill ``ids`` with the group's register-file columns; (the first one, how many lanes are
@@ -290,27 +297,30 @@ def credit(executed, ids, group_size, instructions):
         executed[ids[j]] += instructions
 
 
-@jit
-def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, lane_work, scratch):
+@jit(no_cfunc_wrapper=True)
+def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, lane_work, scratch, alu_address):
     """``Core.call`` on lanes ``chosen`` (register-file columns); (status, where) — see the module doc.
 
     ``group`` holds the positions (in ``chosen``) of the lanes that run the next instruction.
-    While converged it is every live lane and ``pc`` their program counter; once a jump
-    divides them, ``pcs`` holds each lane's and ``live_lanes`` the lanes not yet returned.
+    While converged it is every live lane and ``pc`` their program counter; otherwise ``pcs``
+    holds each lane's and ``live_lanes`` the lanes not yet returned, and the next group is the
+    lanes at the lowest. The call starts that way, every lane at ``entry``, so the group is
+    chosen in one place; every way out leaves the loop to the one ``credit`` after it.
     """
     count = chosen.shape[0]
     ids, pcs, live_lanes, group = lane_work[IDS], lane_work[PCS], lane_work[LIVE_LANES], lane_work[GROUP]
     for j in range(count):
         live_lanes[j] = j
-        group[j] = j
-    group_size = count
+        pcs[j] = entry
+    group_size = np.int64(0)
     live = count
-    converged = True
+    converged = False
     pc = entry
-    first, gaps = group_columns(chosen, group, group_size, ids)
+    first = gaps = np.int64(0)
     # Instructions the current group has run that ``executed`` does not count yet: while the
     # group stays the same they are counted once, when it changes or the call ends.
     pending = np.int64(0)
+    status, where = OUT_OF_BUDGET, np.int64(0)
     for _ in range(budget):
         if not converged:
             credit(executed, ids, group_size, pending)
@@ -328,8 +338,8 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, l
                     group_size += 1
             first, gaps = group_columns(chosen, group, group_size, ids)
         if pc < 0 or pc >= index_of.shape[0] or index_of[pc] < 0:
-            credit(executed, ids, group_size, pending)
-            return NO_CODE, pc
+            status, where = NO_CODE, pc
+            break
         index = index_of[pc]
         step = table[index]
         pending += 1
@@ -366,7 +376,7 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, l
                     a = (scratch[0], scratch[1], scratch[2])
                     b = (scratch[3], scratch[4], scratch[5])
                     d = (scratch[6], scratch[7], scratch[8])
-                run_alu(step, a, b, d, group_size)
+                call_run_alu(alu_address, (step, a, b, d, group_size))
                 if not contiguous:
                     for j in range(group_size):
                         for k in range(3):
@@ -405,8 +415,8 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, l
             for j in range(group_size):
                 returned[group[j]] = result
             if converged:
-                credit(executed, ids, group_size, pending)
-                return FINISHED, 0
+                status = FINISHED
+                break
             for j in range(group_size):
                 pcs[group[j]] = NO_PC
             kept = 0
@@ -416,12 +426,12 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, l
                     kept += 1
             live = kept
             if live == 0:
-                credit(executed, ids, group_size, pending)
-                return FINISHED, 0
+                status = FINISHED
+                break
             continue
         elif kind != simt.NOTHING:
-            credit(executed, ids, group_size, pending)
-            return FAULTED, index
+            status, where = FAULTED, index
+            break
         if converged:
             pc = next_pc
         else:
@@ -431,4 +441,4 @@ def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, l
                 converged = True
                 pc = next_pc
     credit(executed, ids, group_size, pending)
-    return OUT_OF_BUDGET, 0
+    return status, where
