@@ -221,6 +221,21 @@ def test_features_count_every_compiled_word_not_only_the_bundle_starts():
     words = Vp1().assemble(BENCH_PROGRAM, "<bench>").image
     table = compiled.decode(words, 0x4FFFFFFF)
     covered = compiled_codegen.features(table)
-    for unit, column in zip(covered, (2, 3, 4, 5), strict=True):
+    for unit, column in zip(covered[:4], (2, 3, 4, 5), strict=True):
         assert unit == {int(word) >> 24 for word, ok in zip(table[:, column], table[:, 0], strict=True)
                         if ok == 1 and word >= 0}
+    rows = [row for row in table.tolist() if row[0] == 1]
+    assert covered.files == {row[3] >> 3 & 31 for row in rows}
+    assert covered.s2v == {row[3] >> 24 for row in rows if row[4] >= 0 and row[4] >> 24 in compiled.VECTOR_READS_S2V}
+
+
+def test_the_kernel_leaves_out_the_moves_and_commits_of_files_no_mov_names():
+    # inverse_hadamard moves $r into $v words only (mov $vN W $rM: files 0-3); smooth's s2v
+    # readers sit beside vec and snop, not beside its bmul factors word (00)
+    hadamard = example_machine(next(path for path in EXAMPLES if path.stem == "inverse_hadamard"))
+    source = compiled_codegen.kernel_source(compiled.compiled_program(hadamard).features)
+    assert "out[V_INDEX]" in source and "out[A_INDEX]" not in source and "out[OTHER_FILE], " not in source
+    assert "a[sp[A_INDEX]]" not in source and "l[sp[L_INDEX]]" not in source and "sr[sp[OTHER_INDEX]]" not in source
+    smooth = compiled.compiled_program(example_machine(next(path for path in EXAMPLES if path.stem == "smooth")))
+    assert 0x00 in smooth.features.scalar and 0x00 not in smooth.features.s2v
+    assert "byte_products" not in compiled_codegen.kernel_source(smooth.features)

@@ -37,30 +37,45 @@ BRANCH_COMPILED = frozenset({0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE
 
 
 class Features(NamedTuple):
-    """The opcodes a kernel runs, by unit (frozensets of the word's top byte)."""
+    """What a kernel runs: the opcodes of each unit (frozensets of the word's top byte), and
+    two finer sets the pruner reads (each a superset of the program's is still right):
+
+    * ``s2v``: the scalar opcodes beside a vector op that reads the s2v factors
+      (:data:`.compiled.VECTOR_READS_S2V`) — the only words ``scalar_factors`` is called with;
+    * ``files``: bits 3–7 of the scalar words (``sw >> 3 & 31``), which are the register file
+      a ``mov`` (0x6a/0x6b) names — so the moves and commits of files no ``mov`` names go.
+    """
     address: frozenset
     scalar: frozenset
     vector: frozenset
     branch: frozenset
+    s2v: frozenset
+    files: frozenset
 
     def covers(self, other: Features) -> bool:
         return all(mine >= theirs for mine, theirs in zip(self, other, strict=True))
 
 
-EVERY_OPCODE = Features(ADDRESS_COMPILED, SCALAR_COMPILED, VECTOR_COMPILED, BRANCH_COMPILED)
+EVERY_OPCODE = Features(ADDRESS_COMPILED, SCALAR_COMPILED, VECTOR_COMPILED, BRANCH_COMPILED, SCALAR_COMPILED,
+                        frozenset(range(32)))
 
 
 def features(table) -> Features:
-    """The opcodes of the compiled bundles of a decoded program (:func:`.compiled.decode`).
+    """The opcodes (and :class:`Features`' finer sets) of the compiled bundles of a decoded
+    program (:func:`.compiled.decode`).
 
     Every word address counts, not only the bundle starts a run from word 0 meets: a jump may
     land anywhere."""
+    from .compiled import VECTOR_READS_S2V
     rows = table[table[:, 0] == 1]
     units = []
     for column in (2, 3, 4, 5):  # A, S, V, B; S is the empty scalar word where a bundle has none
         words = rows[:, column]
         units.append(frozenset(int(word) >> 24 for word in set(words[words >= 0].tolist())))
-    return Features(*units)
+    beside_s2v = frozenset(int(scalar) >> 24 for scalar, vector in set(map(tuple, rows[:, [3, 4]].tolist()))
+                           if vector >= 0 and vector >> 24 in VECTOR_READS_S2V)
+    files = frozenset(int(word) >> 3 & 31 for word in set(rows[:, 3].tolist()))
+    return Features(*units, beside_s2v, files)
 
 
 # The pruned functions, callees first: (the hand-written one, its opcode expressions and their
@@ -69,11 +84,12 @@ def features(table) -> Features:
 def _pruned_functions():
     from . import compiled_loop
     return (
-        (compiled_loop.scalar_unit.py_func, {"sw >> 24": "scalar"}),
+        (compiled_loop.scalar_unit.py_func, {"sw >> 24": "scalar", "sw >> 3 & 31": "files"}),
         (compiled_loop.address_unit.py_func, {"aw >> 24": "address"}),
         (compiled_loop.r_port.py_func, {"aw >> 24": "address", "sw >> 24": "scalar"}),
-        (compiled_loop.scalar_factors.py_func, {"sw >> 24": "scalar"}),
-        (compiled_loop.run, {"aw >> 24": "address", "sw >> 24": "scalar", "vw >> 24": "vector", "bw >> 24": "branch"}),
+        (compiled_loop.scalar_factors.py_func, {"sw >> 24": "s2v"}),
+        (compiled_loop.run, {"aw >> 24": "address", "sw >> 24": "scalar", "vw >> 24": "vector", "bw >> 24": "branch",
+                             "sw >> 3 & 31": "files"}),
     )
 
 
@@ -151,7 +167,8 @@ class Pruner:
 
     ``roots`` maps an opcode expression as written (``"vw >> 24"``) to the opcodes it may be
     where it is read (a word of that unit: a test reading it must come after the word's
-    ``!= NONE``, as ``and`` makes it); a name assigned from it, or from names computed so
+    ``!= NONE``, as ``and`` makes it), or another field of a word (``"sw >> 3 & 31"``) to the
+    values it may have; a name assigned from it, or from names computed so
     (``low = op & 0xF``), or a constant (``va_written = False``), is followed until it is
     assigned anything else. A test that reads one root through such names, and otherwise only
     ``scope`` (globals, closure constants and tables) — no calls — is evaluated for each opcode

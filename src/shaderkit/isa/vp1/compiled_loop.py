@@ -383,10 +383,12 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
                 exit_code = bw & 0xFFFF
                 interrupt = bw >> 16 & 1
         # commit (§2.3 priorities: machine.commit). Only a mov from/to another register file
-        # writes the slots tested with moves_from/moves_to: the tests let the kernel of a
-        # program without them leave those commits out (compiled_codegen), as with loads_vx.
+        # writes the slots tested with moves_from/moves_to, and a mov to a file only that
+        # file's (rfile: the file it names): the tests let the kernel of a program without
+        # them leave those commits out (compiled_codegen), as with loads_vx.
         moves_from = scalar_kinds[sw >> 24] == MOV_FROM
         moves_to = scalar_kinds[sw >> 24] == MOV_TO
+        rfile = sw >> 3 & 31
         if moves_from and sp[RM_INDEX] >= 0:  # mov from $v/$a/$c/$l: the lowest $r writer
             r[sp[RM_INDEX]] = sp[RM_VALUE]
         if aw != NONE and ap[AR_INDEX] >= 0:  # an address load
@@ -394,7 +396,7 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
         if sp[R_INDEX] >= 0:
             r[sp[R_INDEX]] = sp[R_VALUE]
         r[31] = 0
-        if moves_to and sp[V_INDEX] >= 0:  # lowest priority in $v: a load or a vector result overwrites it
+        if moves_to and (rfile < 4 or rfile == 18) and sp[V_INDEX] >= 0:  # lowest priority in $v: a load or a vector result overwrites it
             for k in range(4):
                 v[sp[V_INDEX], 4 * sp[V_WORD] + k] = sp[V_VALUE] >> (8 * k) & 0xFF
         if aw != NONE and ap[AV_INDEX] >= 0:
@@ -413,7 +415,7 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
             vc[vc_index] = vc_value
         if aw != NONE and ap[AA_INDEX] >= 0:
             a[ap[AA_INDEX]] = ap[AA_VALUE]
-        if moves_to and sp[A_INDEX] >= 0:  # the scalar mov wins over the address unit
+        if moves_to and rfile == 12 and sp[A_INDEX] >= 0:  # the scalar mov wins over the address unit
             a[sp[A_INDEX]] = sp[A_VALUE]
         if aw != NONE and ap[AC_INDEX] >= 0:
             index, mask = ap[AC_INDEX], ap[AC_MASK]
@@ -424,11 +426,11 @@ def run(table, r, v, vc, a, c, l, sr, va, vx, mi, uc, m, d, xr, store, flow, g80
         if bc_index >= 0:
             mask = 1 << 13
             c[bc_index] = (((c[bc_index] & ~mask) | (bc_bits & mask)) & ~C_ZERO) | C_ONE
-        if moves_to and sp[L_INDEX] >= 0:  # the scalar mov loses to the branch unit
+        if moves_to and rfile == 11 and sp[L_INDEX] >= 0:  # the scalar mov loses to the branch unit
             l[sp[L_INDEX]] = sp[L_VALUE]
         if bl_index >= 0:
             l[bl_index] = bl_value
-        other = sp[OTHER_FILE] if moves_to else 0
+        other = sp[OTHER_FILE] if moves_to and (8 <= rfile <= 10 or 20 <= rfile <= 24) else 0
         if other == OTHER_SR:
             sr[sp[OTHER_INDEX]] = sp[OTHER_VALUE]
         elif other == OTHER_MI:
