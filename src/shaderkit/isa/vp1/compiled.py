@@ -121,7 +121,9 @@ def kernel(covered: Features = EVERY_OPCODE):
     first call, or loaded from the disk cache (:mod:`shaderkit.core.jit`)."""
     if covered not in _KERNELS:
         from .compiled_codegen import KERNEL, kernel_source
-        (_KERNELS[covered],) = compile_source(kernel_source(covered), (KERNEL,), no_cfunc_wrapper=True)
+        from .compiled_loop import LeanPipeline
+        (_KERNELS[covered],) = compile_source(kernel_source(covered), (KERNEL,), no_cfunc_wrapper=True,
+                                              pipeline_class=LeanPipeline)
     return _KERNELS[covered]
 
 
