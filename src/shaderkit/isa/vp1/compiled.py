@@ -12,7 +12,7 @@ the machine afterwards is exactly as the interpreter leaves it.
 
 The kernel is the loop of :mod:`.compiled_loop` written for the program's opcodes
 (:mod:`.compiled_codegen`: the branches of the opcodes the program does not use removed), so
-that its first call compiles only those (2–3.5 s of CPU time for the bench program and the
+that its first call compiles only those (2–3 s of CPU time for the bench program and the
 examples, where the kernel of every opcode takes 8–12 s); it is cached on disk by
 :mod:`shaderkit.core.jit` (a later process writes its source and loads it in about 0.3 s). A
 kernel already compiled in this process that covers the program's opcodes is used instead of
@@ -146,7 +146,7 @@ def kernel_ready(machine) -> bool:
 # When run_long goes on in the compiled loop: once interpreting has taken about as long as the
 # kernel's first call would (a rule that costs at most twice the better choice in hindsight).
 # The interpreter runs about 50,000 bundles/s; writing a program's kernel and loading it from
-# the cache takes about 0.3 s, writing and compiling it about 3 s (2-4 s by program).
+# the cache takes about 0.3 s, writing and compiling it about 2.5 s (2-3 s by program).
 CACHED_SWITCH = 15_000
 COLD_SWITCH = 150_000
 

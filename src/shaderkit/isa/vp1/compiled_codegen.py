@@ -3,18 +3,21 @@ branches a program cannot reach removed, so that Numba compiles only what the pr
 
 Compiling every opcode's branch (the loop of :mod:`.compiled_loop` with the scalar, address
 and s2v units) takes 8–12 s of CPU time; a program uses a few opcodes of each unit, and the
-kernel of just those compiles in 2–3.5 s (about 1 s of it is the loop's fixed part). There is
-still one description of each opcode: the loop and the units as written
+kernel of just those compiles in 2–3 s (about 1.3 s of it is Numba's first compile and the
+loop's fixed part). There is still one description of each opcode: the loop and the units as
+written
 (:func:`.compiled_loop.run`, ``scalar_unit`` of :mod:`.compiled_scalar`, ``address_unit`` and
 ``r_port`` of :mod:`.compiled_address`, ``scalar_factors`` of :mod:`.compiled_s2v`).
 :func:`kernel_source` takes their source and removes, by :class:`Pruner`, each branch whose
 test no opcode of the program passes (or fails) — a test that reads only an opcode
 (``vw >> 24``, and its high bits ``vw >> 28`` …), names computed from it (``kind =
 kinds[op]``), constants and tables, which the pruner evaluates in Python for each of the
-program's opcodes. Every other statement is kept as written. The kernel of every opcode
-(:data:`EVERY_OPCODE`) is the same text, bar an operand every compiled opcode decides alike.
+program's opcodes (and likewise the register file a ``mov`` names, ``sw >> 3 & 31``). Every
+other statement is kept as written. The kernel of every opcode (:data:`EVERY_OPCODE`) is the
+same text, bar an operand every compiled opcode decides alike.
 
-:class:`Features` are what a kernel covers: the opcodes of each unit. The source goes to
+:class:`Features` are what a kernel covers: the opcodes of each unit, the scalar opcodes
+beside an s2v reader, and the files the scalar words may name. The source goes to
 :func:`shaderkit.core.jit.compile_source`, which caches it on disk by its hash (a later
 process loads the machine code) and compiles a given text once per process.
 """
