@@ -23,11 +23,13 @@ cached on disk by :func:`shaderkit.core.jit.jit`.
 That first compile (issue 15: under 3 s) is shaped by how the code is split into functions.
 The units and the small helpers here are compiled once each and inlined by LLVM where they
 are called (:func:`~.compiled_units.unit`); :func:`run_alu`, the one big callee, is compiled
-once and called (:func:`~.compiled_units.subroutine`). The rare operations share one loop and
-:func:`lane_operation` serves all three lanes of the lane-wise ones, so each unit's code is
-there once. :func:`call` makes the kernel's work arrays (allocating them in the kernel would
-compile NumPy's allocators into it), and no function is called with a literal argument
-(Numba would compile it once more per value).
+once on its own and called by its address (:class:`~.compiled_units.Subroutine`), so that its
+code is not linked into :func:`run_call` and optimised there a second time. The rare
+operations share one loop and :func:`lane_operation` serves all three lanes of the lane-wise
+ones, so each unit's code is there once. :func:`call` makes the kernel's work arrays
+(allocating them in the kernel would compile NumPy's allocators into it) and pauses Python's
+garbage collector while the first call compiles, and no function is called with a literal
+argument (Numba would compile it once more per value).
 """
 
 from __future__ import annotations
