@@ -45,6 +45,7 @@ from ...core.jit import jit
 from . import semantics, simt
 from .compiled_units import (
     COMPARE_TEST_CODES,
+    CORE_OPTIONS,
     LANE_X,
     LANE_Y,
     LANE_Z,
@@ -323,7 +324,7 @@ def credit(executed, ids, group_size, instructions):
         executed[ids[j]] += instructions
 
 
-@jit(no_cfunc_wrapper=True)
+@jit(no_cfunc_wrapper=True, **CORE_OPTIONS)
 def run_call(table, index_of, rows, executed, chosen, entry, budget, returned, lane_work, scratch, alu_address):
     """``Core.call`` on lanes ``chosen`` (register-file columns); (status, where) — see the module doc.
 

@@ -21,6 +21,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba.core import cgutils, errors, types
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import PassManager
+from numba.core.typed_passes import NopythonRewrites
+from numba.core.untyped_passes import InlineClosureLikes
 from numba.extending import intrinsic
 
 from ...core.jit import jit
@@ -55,6 +59,25 @@ COMPARE_TEST_CODES = {test: np.int64(code) for code, test in enumerate(fixedpoin
 LANE_X, LANE_Y, LANE_Z = (np.int64(k) for k in range(3))
 
 
+class LeanPipeline(CompilerBase):
+    """Numba's nopython pipeline less two passes that find nothing to do in the core and its
+    units, which have no closures or comprehensions (InlineClosureLikes) and no whole-array
+    expressions (NopythonRewrites); each still walks the function's IR, on every compile."""
+
+    def define_pipelines(self):
+        full = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        lean = PassManager(full.pipeline_name)
+        for pass_class, description in full.passes:
+            if pass_class not in (InlineClosureLikes, NopythonRewrites):
+                lean.add_pass(pass_class, description)
+        lean.finalize()
+        return [lean]
+
+
+# The Numba options of every compiled function of the core.
+CORE_OPTIONS = {"pipeline_class": LeanPipeline}
+
+
 def unit(function):
     """``function`` compiled once as a unit: LLVM inlines it wherever compiled code calls it.
 
@@ -68,7 +91,7 @@ def unit(function):
     so a later process that loads the kernels never needs a unit, while saving each unit's own
     entry took about a tenth of the cold first compile.
     """
-    return numba.njit(function, cache=False, forceinline=True, **COMPILED_CALLERS_ONLY)
+    return numba.njit(function, cache=False, forceinline=True, **COMPILED_CALLERS_ONLY, **CORE_OPTIONS)
 
 
 class Subroutine:
@@ -86,7 +109,7 @@ class Subroutine:
     """
 
     def __init__(self, function, argument_types: tuple):
-        self.dispatcher = jit(function, **COMPILED_CALLERS_ONLY)
+        self.dispatcher = jit(function, **COMPILED_CALLERS_ONLY, **CORE_OPTIONS)
         self.argument_types = tuple(argument_types)
         self.call = _call_by_address(function.__name__, self.argument_types)
         self._address: int | None = None
