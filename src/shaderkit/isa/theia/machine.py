@@ -43,8 +43,8 @@ from .spec import description
 TILE_LANES = 8192
 # A machine left to choose (compiled=None) moves to the compiled core once its NumPy renders
 # have run about as many ray–triangle tests as the kernel's first compile costs in time (about
-# 2.7 s, at the NumPy path's ~4 million tests/s): at most about twice the better choice in hindsight.
-COLD_SWITCH_TESTS = 11_000_000
+# 2.5 s, at the NumPy path's ~4 million tests/s): at most about twice the better choice in hindsight.
+COLD_SWITCH_TESTS = 10_000_000
 ROW = reg.ADDRESSES
 TRIANGLE_WORDS = 21
 NODE_HEADER_WORDS = 10
