@@ -63,7 +63,9 @@ ce cf) and db, the undocumented branch opcodes (e9, eb–ee, f1–fe) — and tr
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 
 import numpy as np
 
@@ -203,6 +205,21 @@ def _decoded(program: tuple[int, ...], empty_scalar_word: int) -> tuple[np.ndarr
     return table, features(table)
 
 
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off, then on again and run once over what came since:
+    compiling makes some hundred thousand objects that live until the compile ends, which the
+    collector would walk over and over while they are made (about a tenth of a first call)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+            gc.collect(0)
+
+
 def compiled_program(machine) -> CompiledProgram:
     """``machine``'s decoded program, kept on the machine while it fits."""
     compiled = getattr(machine, "_compiled_program", None)
@@ -264,8 +281,13 @@ def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None
         stack = np.zeros(machine.return_stack_depth, dtype=np.int64)
         stack[:len(machine.return_stack)] = machine.return_stack
         arrays = _arrays(machine)
-        executed = run(compiled.table, *arrays, flow, machine.state.g80, loop_rule,
-                       bool(machine.exit_delay_slot), left, stack, bool(machine.ret_delay_slot), work)
+        arguments = (compiled.table, *arrays, flow, machine.state.g80, loop_rule, bool(machine.exit_delay_slot),
+                     left, stack, bool(machine.ret_delay_slot), work)
+        if run.signatures:
+            executed = run(*arguments)
+        else:
+            with _collector_paused():  # the kernel's first call in this process compiles it, or loads it
+                executed = run(*arguments)
         if executed:
             _write_back(machine, arrays)
             machine.pc = int(flow[0])
