@@ -34,14 +34,12 @@ argument (Numba would compile it once more per value).
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections.abc import Mapping
 
 import numpy as np
 from numba.core import types
 
-from ...core.jit import jit
+from ...core.jit import collector_paused, jit
 from . import semantics, simt
 from .compiled_units import (
     COMPARE_TEST_CODES,
@@ -143,7 +141,7 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
     if run_call.overloads:
         status, where = run_call(*arguments, RUN_ALU.address())
     else:
-        with _collector_paused():  # the first call in this process compiles the kernels, or loads them
+        with collector_paused():  # the first call in this process compiles the kernels, or loads them
             status, where = run_call(*arguments, RUN_ALU.address())
     if status == FAULTED:
         raise flat.steps[where].fault()
@@ -152,23 +150,6 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
     if status == OUT_OF_BUDGET:
         raise simt.out_of_budget(routine, budget)
     return returned
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off, then on again and run once over what came since.
-
-    Compiling makes some hundred thousand objects that live until the compile ends; the
-    collector would walk them over and over while they are made (a tenth of the first compile).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)
 
 
 # --------------------------------------------------------------------------- the kernel

@@ -21,13 +21,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba.core import cgutils, errors, types
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
-from numba.core.compiler_machinery import PassManager
-from numba.core.typed_passes import NopythonRewrites
-from numba.core.untyped_passes import InlineClosureLikes
 from numba.extending import intrinsic
 
-from ...core.jit import jit
+from ...core.jit import LeanPipeline, jit
 from . import fixedpoint
 
 U64 = np.uint64
@@ -57,21 +53,6 @@ TEST_G, TEST_L, TEST_EQ, TEST_NE, TEST_GE, TEST_LE = (np.int64(code) for code in
 COMPARE_TEST_CODES = {test: np.int64(code) for code, test in enumerate(fixedpoint.COMPARE_TESTS)}
 # The lanes of a row, X, Y and Z.
 LANE_X, LANE_Y, LANE_Z = (np.int64(k) for k in range(3))
-
-
-class LeanPipeline(CompilerBase):
-    """Numba's nopython pipeline less two passes that find nothing to do in the core and its
-    units, which have no closures or comprehensions (InlineClosureLikes) and no whole-array
-    expressions (NopythonRewrites); each still walks the function's IR, on every compile."""
-
-    def define_pipelines(self):
-        full = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        lean = PassManager(full.pipeline_name)
-        for pass_class, description in full.passes:
-            if pass_class not in (InlineClosureLikes, NopythonRewrites):
-                lean.add_pass(pass_class, description)
-        lean.finalize()
-        return [lean]
 
 
 # The Numba options of every compiled function of the core.

@@ -63,13 +63,11 @@ ce cf) and db, the undocumented branch opcodes (e9, eb–ee, f1–fe) — and tr
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 
 import numpy as np
 
-from ...core.jit import compile_source, ready
+from ...core.jit import LeanPipeline, collector_paused, compile_source, ready
 from .bundles import bundle_length, slots
 from .compiled_address import ADDRESS_COMPILED
 from .compiled_codegen import BRANCH_COMPILED, EVERY_OPCODE, VECTOR_COMPILED, Features, features
@@ -123,7 +121,6 @@ def kernel(covered: Features = EVERY_OPCODE):
     first call, or loaded from the disk cache (:mod:`shaderkit.core.jit`)."""
     if covered not in _KERNELS:
         from .compiled_codegen import KERNEL, kernel_source
-        from .compiled_loop import LeanPipeline
         (_KERNELS[covered],) = compile_source(kernel_source(covered), (KERNEL,), no_cfunc_wrapper=True,
                                               pipeline_class=LeanPipeline)
     return _KERNELS[covered]
@@ -205,21 +202,6 @@ def _decoded(program: tuple[int, ...], empty_scalar_word: int) -> tuple[np.ndarr
     return table, features(table)
 
 
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off, then on again and run once over what came since:
-    compiling makes some hundred thousand objects that live until the compile ends, which the
-    collector would walk over and over while they are made (about a tenth of a first call)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)
-
-
 def compiled_program(machine) -> CompiledProgram:
     """``machine``'s decoded program, kept on the machine while it fits."""
     compiled = getattr(machine, "_compiled_program", None)
@@ -286,7 +268,7 @@ def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None
         if run.signatures:
             executed = run(*arguments)
         else:
-            with _collector_paused():  # the kernel's first call in this process compiles it, or loads it
+            with collector_paused():  # the kernel's first call in this process compiles it, or loads it
                 executed = run(*arguments)
         if executed:
             _write_back(machine, arrays)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba.core import types
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
-from numba.core.compiler_machinery import PassManager
 from numba.core.registry import CPUDispatcher
+
+from ...core.jit import LeanPipeline
 
 from . import compiled_address, compiled_s2v, compiled_scalar, semantics_branch, semantics_vector
 from . import state as state_module
@@ -42,26 +42,6 @@ class _UnitDispatcher(CPUDispatcher):
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(types.unliteral(arg) for arg in args),
                                          {name: types.unliteral(arg) for name, arg in kws.items()})
-
-
-class LeanPipeline(CompilerBase):
-    """Numba's nopython pipeline less two passes with nothing to do in the loop and its units,
-    which have no closures or comprehensions (``InlineClosureLikes``) and no array
-    expressions, arrays of constants or string-literal indices (the rewrites of
-    ``NopythonRewrites``): together about 0.2 s of a kernel's first call (a tenth of Numba's
-    own share). The kernel (:func:`run`, by :mod:`.compiled`) and the units (:func:`njit`)
-    compile with it."""
-
-    def define_pipelines(self):
-        from numba.core.typed_passes import NopythonRewrites
-        from numba.core.untyped_passes import InlineClosureLikes
-        full = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        lean = PassManager(full.pipeline_name)
-        for pass_class, description in full.passes:
-            if pass_class not in (InlineClosureLikes, NopythonRewrites):
-                lean.add_pass(pass_class, description)
-        lean.finalize()
-        return [lean]
 
 
 def njit(cache=False):
