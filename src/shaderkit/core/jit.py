@@ -186,7 +186,8 @@ def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Call
     The source must be self-contained (it imports what it uses). With a cache directory it is
     written to ``generated/<hash>.py`` there and loaded as a module, so the compiled code is
     found again by later processes; without one it runs in memory. Within a process the same
-    source, names and options give the same dispatchers (compiled once).
+    source, names and options give the same dispatchers (compiled once). Functions of one source
+    compiled by an earlier call can be called by those of a later one.
     """
     return _compiled_functions(source, tuple(names), tuple(sorted(options.items())))
 
@@ -194,7 +195,14 @@ def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Call
 @functools.lru_cache(maxsize=256)
 def _compiled_functions(source: str, names: tuple[str, ...], options: tuple) -> tuple[Callable, ...]:
     module = _load_generated(source)
-    return tuple(jit(getattr(module, name), **dict(options)) for name in names)
+    # (getattr: a name an earlier call compiled is its dispatcher now; compile its Python function)
+    dispatchers = tuple(jit(getattr(getattr(module, name), "py_func", getattr(module, name)), **dict(options))
+                        for name in names)
+    # The module's names now stand for the compiled functions, so that another function of the
+    # same source, compiled later (with other options, say), can call them.
+    for name, dispatcher in zip(names, dispatchers, strict=True):
+        setattr(module, name, dispatcher)
+    return dispatchers
 
 
 @functools.lru_cache(maxsize=256)

@@ -14,7 +14,7 @@ KEYS = {"emulator_mpix_s", "emulator_mpix_s_median", "llvmpipe_mpix_s", "llvmpip
         "llvmpipe_1thread_mpix_s", "llvmpipe_1thread_mpix_s_median", "peak_memory_ratio_2048",
         "first_call_s", "cpu_count", "numba_threads", "llvmpipe_threads", "instructions", "ratio",
         "emulator_s", "llvmpipe_s", "max_difference", "rounds", "elapsed_s",
-        "scan_1thread_spread",
+        "scan_spread", "scan_1thread_spread",
         *(f"{kind}_{size}_ns_per_pixel" for size in bench.SCAN_SIZES
           for kind in ("scan", "scan_1thread", "llvmpipe_scan"))}
 

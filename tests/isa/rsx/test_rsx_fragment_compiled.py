@@ -172,6 +172,35 @@ def test_corpus_program_image_compiled_equals_interpreted(name, monkeypatch):
         assert same_bits(image, done[0]) and same_bits(killed, done[1])
 
 
+@pytest.mark.parametrize("name", ["bench", "fp_kil.fpo.bin", "fp_pack_unpack.fpo.bin"])
+def test_tiles_on_numbas_pool_give_the_interpreters_image(name):
+    """The one-call parallel path (``run_tiles``), driven directly so that it runs whatever the
+    machine's thread count: uneven tiles, more tiles than threads, every pixel written once.
+    Without a thread-safe Numba pool (CI installs libgomp1) the Python threads' path runs."""
+    prog = CORPUS[name]
+    width, height = 30, 22
+    image, killed = run_fullscreen(prog, width, height, OVERRIDES, compiled=False)
+    compiled = fragment_compiled.compiled_program(FragmentMachine(prog),
+                                                  fragment_compiled.fullscreen_layout(OVERRIDES, False))
+    assert compiled.parallel == fragment_compiled.parallel_loops_are_safe()
+    mine = np.full((height, width, 4), np.nan, dtype=F32)
+    mine_killed = np.zeros((height, width), dtype=bool)
+    compiled.run(fragment_compiled.row_tiles(height, width, 100), 2, width, height, np.zeros((1, 4, 1), F32),
+                 fragment_compiled._constant_inputs(OVERRIDES), mine.reshape(1, -1, 4), mine_killed.reshape(-1), {})
+    assert same_bits(image, mine) and same_bits(killed, mine_killed)
+
+
+@pytest.mark.parametrize(("pixels", "threads", "parallel", "expected"), [
+    (4096, 2, True, 2048),            # a small picture: one tile per thread
+    (36864, 2, True, 9216),           # 192²: four tiles, two per thread, not three
+    (4096, 2, False, 16384),          # on Python threads a picture of one tile stays on the caller
+    (65536, 2, False, 16384),
+    (1000, 4, True, 1024),            # never below MINIMUM_PARALLEL_TILE
+])
+def test_tile_sizes(pixels, threads, parallel, expected):
+    assert fragment_compiled._tile_pixels(pixels, threads, parallel) == expected
+
+
 @pytest.mark.parametrize("name", ["bench", "fp_pack_unpack.fpo.bin", "fp_scalar_ops.fpo.bin"])
 def test_arithmetic_transcendentals_and_packs_need_no_numpy_between_kernels(name):
     """One kernel per tile: no fixed NumPy cost per tile (what keeps a pixel's cost flat)."""

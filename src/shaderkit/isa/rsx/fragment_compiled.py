@@ -5,7 +5,8 @@ what must stay NumPy); this module compiles them once per program and run layout
 (:func:`shaderkit.core.jit.compile_source`: cached on disk when a private cache directory can be
 had), cuts the picture into tiles of whole 2x2 quads (:data:`TILE_PIXELS` pixels, a few hundred
 KiB of state that stays in L2), and runs the tiles on :func:`numba.get_num_threads` threads, each
-with its own tile buffers. Results are written straight into the output arrays: a full-screen
+with its own tile buffers: a program of one kernel in one parallel call on Numba's pool
+(``run_tiles``, where :func:`parallel_loops_are_safe`), the others on Python threads. Results are written straight into the output arrays: a full-screen
 image needs no per-pixel input arrays and no full-size intermediates.
 
 The interpreter (:class:`.fragment.FragmentMachine`) stays the reference: every entry point here
@@ -20,6 +21,8 @@ is left; otherwise the interpreter runs it and stops it where it would.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import threading
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -51,6 +54,7 @@ from .textures import Texture, sample_lanes
 
 F32 = np.float32
 TILE_PIXELS = 16384
+MINIMUM_PARALLEL_TILE = 1024  # below this a tile's own setup outweighs its share of the work
 EXPORTED_REGISTERS = (0, DEPTH_REGISTER, *MRT_REGISTERS)
 PROCEDURAL_INPUTS = frozenset(_INPUT_INDEX[name] for name in ("WPOS", "TEX0", "TEX1"))
 KERNEL_OPTIONS = {"nogil": True, "error_model": "numpy"}
@@ -73,6 +77,23 @@ class CompiledProgram:
         self.plan: Plan = generate(machine, layout)
         # compiled once per process and source (another machine of the same program shares them)
         self.kernels = compile_source(self.plan.source, self.plan.names, **KERNEL_OPTIONS)
+        # A program of one segment runs all its tiles in one call on Numba's thread pool, which
+        # starts a parallel loop in a few microseconds where a Python thread takes 50-100 µs to
+        # hand work to: a small picture gains from every thread too.
+        self.tiles_kernel = None
+        if plan_tiles := self.plan.tiles_kernel:
+            if parallel_loops_are_safe():
+                (self.tiles_kernel,) = compile_source(self.plan.source, (plan_tiles,), parallel=True,
+                                                      **KERNEL_OPTIONS)
+
+    @property
+    def dispatchers(self) -> tuple:
+        """Every compiled function a run of this program may call first (for first-call timing)."""
+        return self.kernels + ((self.tiles_kernel,) if self.tiles_kernel is not None else ())
+
+    @property
+    def parallel(self) -> bool:
+        return self.tiles_kernel is not None
 
     def run(self, tiles: list[tuple[int, int, int, int]], threads: int, width: int, height: int, inp: np.ndarray,
             cst: np.ndarray, out: np.ndarray, outk: np.ndarray, textures: Mapping[int, Texture]) -> None:
@@ -80,6 +101,12 @@ class CompiledProgram:
         plan = self.plan
         threads = min(threads, len(tiles))
         largest = max(rows * cols for _, rows, _, cols in tiles)
+        if self.tiles_kernel is not None and threads > 1:
+            # One operand buffer per pool thread (the kernel indexes them by numba.get_thread_id()).
+            operands = np.empty((numba.config.NUMBA_NUM_THREADS, plan.operand_rows, largest), dtype=F32)
+            self.tiles_kernel(np.array(tiles, dtype=np.int64), width, height, inp, cst, _NO_BUFFER, operands,
+                              _NO_BUFFER, out, outk)
+            return
 
         def work(first: int) -> None:
             if plan.breaks:
@@ -245,13 +272,42 @@ def _uses_derivatives(machine: FragmentMachine) -> bool:
     return known
 
 
-def _tile_pixels(pixels: int, threads: int) -> int:
-    """Pixels per tile: :data:`TILE_PIXELS`, down to half of it for a picture of a few tiles so
-    that every thread gets one. A picture of one tile or less runs on the calling thread: handing
-    a share of it to another thread costs more than it saves (measured at 128², 16,384 pixels)."""
+def _tile_pixels(pixels: int, threads: int, parallel: bool) -> int:
+    """Pixels per tile: :data:`TILE_PIXELS`, or fewer so that every thread gets a tile.
+
+    On Numba's pool (``parallel``) a tile costs next to nothing to hand out, so a small picture
+    is cut in as many tiles as there are threads. Handed to Python threads, a tile of less than
+    half of :data:`TILE_PIXELS` would cost more than it saves, and a picture of one tile or less
+    runs on the calling thread (measured at 128², 16,384 pixels).
+    """
+    if parallel:  # a whole number of tiles per thread, each at most TILE_PIXELS
+        tiles = threads * -(-pixels // (threads * TILE_PIXELS))
+        return max(MINIMUM_PARALLEL_TILE, -(-pixels // tiles))
     if pixels <= TILE_PIXELS:
         return TILE_PIXELS
     return max(TILE_PIXELS // 2, min(TILE_PIXELS, -(-pixels // threads)))
+
+
+@functools.cache
+def parallel_loops_are_safe() -> bool:
+    """Whether Numba's parallel loops can run here on a thread-safe pool (OpenMP or TBB).
+
+    The fallback, Numba's "workqueue" pool, aborts the process when two Python threads start
+    parallel loops at once; without a safe pool the tiles go to Python threads instead. Where no
+    layer was chosen, this asks Numba for a thread-safe one (before any parallel loop has run).
+    """
+    available = False
+    for module in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            importlib.import_module(module)
+        except (ImportError, OSError):
+            continue
+        available = True
+    if not available:
+        return False
+    if numba.config.THREADING_LAYER == "default":
+        numba.config.THREADING_LAYER = "threadsafe"
+    return numba.config.THREADING_LAYER in ("threadsafe", "safe", "tbb", "omp")
 
 
 def row_tiles(height: int, width: int, pixels: int | None = None) -> list[tuple[int, int, int, int]]:
@@ -299,7 +355,7 @@ def run_lanes(machine: FragmentMachine, inputs: Mapping[str, np.ndarray], *, gri
         tiles = [(0, 1, start, min(TILE_PIXELS, lanes - start)) for start in range(0, lanes, TILE_PIXELS)]
     else:
         height, width = grid
-        tiles = row_tiles(height, width, _tile_pixels(lanes, threads))
+        tiles = row_tiles(height, width, _tile_pixels(lanes, threads, compiled.parallel))
     _run_timed(compiled, budget, tiles, threads, width, height, inp, cst, out, killed, textures)
 
     def export(register: int) -> np.ndarray:
@@ -362,7 +418,8 @@ def run_image(machine: FragmentMachine, width: int, height: int,
     image = np.empty((height, width, 4), dtype=F32)
     killed = np.zeros((height, width), dtype=bool)
     threads = numba.get_num_threads()
-    _run_timed(compiled, budget, row_tiles(height, width, _tile_pixels(width * height, threads)), threads,
+    _run_timed(compiled, budget, row_tiles(height, width, _tile_pixels(width * height, threads, compiled.parallel)),
+               threads,
                width, height, _NO_INPUTS, cst, image.reshape(1, height * width, 4), killed.reshape(height * width),
                textures)
     return image, killed
