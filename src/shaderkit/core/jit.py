@@ -39,6 +39,9 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
+import numpy as np
+from numba.core import cgutils, errors, types
+from numba.extending import intrinsic
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import PassManager
 from numba.core.typed_passes import NopythonRewrites
@@ -47,7 +50,10 @@ from numba.core.untyped_passes import InlineClosureLikes
 __all__ = [
     "CACHE_ENVIRONMENT",
     "LeanPipeline",
+    "Subroutine",
+    "address_of",
     "cache_directory",
+    "call_by_address",
     "cached",
     "collector_paused",
     "compile_source",
@@ -170,6 +176,72 @@ def collector_paused():
             gc.collect(0)
 
 
+class Subroutine:
+    """``function`` compiled once on its own and called by address, neither inlined nor linked in:
+    for a function whose every call does so much work (a whole instruction on a group of lanes,
+    say) that the call costs nothing.
+
+    A kernel calling a compiled function directly gets that function's code linked into its own
+    module, where LLVM optimises and generates it all over again: for THEIA's ``run_alu``
+    called from its ``run_call`` that took about a second of the first compile. Called by address
+    instead, the callee is compiled once; the kernel takes the address as an argument
+    (:meth:`address`, from Python) and calls it with :attr:`call` — ``call(address, arguments)``,
+    ``arguments`` a tuple of ``argument_types`` (Numba types, checked when the kernel is typed).
+    The address is not compiled into the kernel, so the kernel stays cacheable on disk.
+    """
+
+    def __init__(self, function: Callable, argument_types: tuple, **options):
+        # Only compiled code calls it: no wrappers for calls from Python or C.
+        self.dispatcher = jit(function, no_cpython_wrapper=True, no_cfunc_wrapper=True, **options)
+        self.argument_types = tuple(argument_types)
+        self.call = call_by_address(function.__name__, self.argument_types)
+        self._address: int | None = None
+
+    def address(self) -> np.int64:
+        """The compiled function's entry point; compiles it, or loads it from the disk cache, on
+        the first use in a process."""
+        if self._address is None:
+            self._address = address_of(self.dispatcher, self.argument_types)
+        return np.int64(self._address)
+
+
+def address_of(dispatcher, argument_types: tuple) -> int:
+    """The entry point (Numba's calling convention) of ``dispatcher`` compiled for
+    ``argument_types`` (compiled, or loaded from the cache, now if it is not yet), for
+    :func:`call_by_address`."""
+    dispatcher.compile(tuple(argument_types))
+    result = dispatcher.overloads[tuple(argument_types)]
+    return result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+
+
+def call_by_address(name: str, argument_types: tuple):
+    """An intrinsic ``call(address, arguments)``: calls the function at ``address`` (compiled for
+    ``argument_types``, returning nothing) on the tuple ``arguments``; an error it reports is
+    passed on to the caller."""
+
+    @intrinsic
+    def call(typing_context, address, arguments):
+        if not isinstance(address, types.Integer) or not isinstance(arguments, types.BaseTuple):
+            raise errors.TypingError(f"{name}: call(address, (arguments...))")
+        if tuple(arguments.types) != argument_types:
+            raise errors.TypingError(f"{name} is compiled for {argument_types}, called with {tuple(arguments.types)}")
+
+        def codegen(context, builder, signature, values):
+            address_value, tuple_value = values
+            arguments_values = [builder.extract_value(tuple_value, i) for i in range(len(argument_types))]
+            function_type = context.call_conv.get_function_type(types.none, argument_types)
+            pointer = builder.inttoptr(address_value, function_type.as_pointer())
+            status, _ = context.call_conv.call_function(builder, pointer, types.none, argument_types,
+                                                        arguments_values)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return context.get_dummy_value()
+
+        return types.none(address, arguments), codegen
+
+    return call
+
+
 def ufunc(function: Callable, signatures: list[str]):
     """``function`` (scalar in, scalar out) as a NumPy ufunc for ``signatures``, compiled now by
     ``numba.vectorize`` and cached on disk like :func:`jit`'s kernels.
@@ -186,8 +258,7 @@ def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Call
     The source must be self-contained (it imports what it uses). With a cache directory it is
     written to ``generated/<hash>.py`` there and loaded as a module, so the compiled code is
     found again by later processes; without one it runs in memory. Within a process the same
-    source, names and options give the same dispatchers (compiled once). Functions of one source
-    compiled by an earlier call can be called by those of a later one.
+    source, names and options give the same dispatchers (compiled once).
     """
     return _compiled_functions(source, tuple(names), tuple(sorted(options.items())))
 
@@ -195,14 +266,7 @@ def compile_source(source: str, names: tuple[str, ...], **options) -> tuple[Call
 @functools.lru_cache(maxsize=256)
 def _compiled_functions(source: str, names: tuple[str, ...], options: tuple) -> tuple[Callable, ...]:
     module = _load_generated(source)
-    # (getattr: a name an earlier call compiled is its dispatcher now; compile its Python function)
-    dispatchers = tuple(jit(getattr(getattr(module, name), "py_func", getattr(module, name)), **dict(options))
-                        for name in names)
-    # The module's names now stand for the compiled functions, so that another function of the
-    # same source, compiled later (with other options, say), can call them.
-    for name, dispatcher in zip(names, dispatchers, strict=True):
-        setattr(module, name, dispatcher)
-    return dispatchers
+    return tuple(jit(getattr(module, name), **dict(options)) for name in names)
 
 
 @functools.lru_cache(maxsize=256)

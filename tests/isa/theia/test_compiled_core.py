@@ -291,6 +291,7 @@ def test_a_machine_left_to_choose_compiles_only_where_it_pays(monkeypatch, kerne
 FIRST_COMPILE = """
 import json
 from numba.core.registry import CPUDispatcher
+from shaderkit.core.jit import Subroutine
 from shaderkit.isa.theia import bench, compiled_core, compiled_units
 bench._first_call_of_the_core()
 scene = bench.bench_scene()
@@ -299,7 +300,7 @@ print(json.dumps({f"{module.__name__}.{name}": [str(signature) for signature in 
                   for module in (compiled_core, compiled_units, bench)
                   for name, value in {**vars(module), **{f"{name}.dispatcher": value.dispatcher
                                                          for name, value in vars(module).items()
-                                                         if isinstance(value, compiled_units.Subroutine)}}.items()
+                                                         if isinstance(value, Subroutine)}}.items()
                   if isinstance(value, CPUDispatcher)}))
 """
 

@@ -110,8 +110,6 @@ class Plan:
     operand_rows: int
     result_rows: int
     uses_flow: bool
-    # A program of one segment also gets TILES_KERNEL: every tile in one parallel call (prange).
-    tiles_kernel: str | None = None
 
 
 @dataclass
@@ -745,7 +743,6 @@ class _Generator:
 # --- assembling the module --------------------------------------------------------------------
 
 HEADER = '''\
-import numba
 import numpy as np
 from shaderkit.isa.rsx import fragment_kernels as _k
 from shaderkit.isa.rsx import transcendentals as _t
@@ -756,17 +753,6 @@ def _f(word):
 
 
 SENTINEL = _f({sentinel})
-'''
-
-
-TILES_KERNEL = "run_tiles"
-# ``tiles``: (n, 4) rows (row0, rows, col0, cols); ``opnd``: one operand buffer per pool thread.
-TILES_SOURCE = '''
-
-def run_tiles(tiles, width, height, inp, cst, st, opnd, res, out, outk):
-    for i in numba.prange(tiles.shape[0]):
-        kernel(0, tiles[i, 0], tiles[i, 1], tiles[i, 2], tiles[i, 3], width, height, inp, cst, st,
-               opnd[numba.get_thread_id()], res, out, outk)
 '''
 
 
@@ -812,11 +798,9 @@ def generate(machine: FragmentMachine, layout: Layout) -> Plan:
         parts.append(f"    {keyword} segment == {number}:\n")
         parts.append(_segment_source(segment, layout, loads[number], initial[number], stores[number], state,
                                      generator, exports if number == len(segments) - 1 else None))
-    if len(segments) == 1:
-        parts.append(TILES_SOURCE)
     return Plan("".join(parts), names, generator.breaks[:len(segments) - 1], max(len(state), 1),
                 max(generator.operand_rows, 4 * max(len(layout.exports), 1)), max(generator.result_rows, 1),
-                generator.uses_flow, TILES_KERNEL if len(segments) == 1 else None)
+                generator.uses_flow)
 
 
 def _is_flag(local: str) -> bool:

@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from shaderkit.core.jit import compile_source
+from shaderkit.core.jit import address_of, call_by_address, compile_source, jit
 
 from . import halfs
 from .budget import RunBudget, as_budget
@@ -77,23 +77,21 @@ class CompiledProgram:
         self.plan: Plan = generate(machine, layout)
         # compiled once per process and source (another machine of the same program shares them)
         self.kernels = compile_source(self.plan.source, self.plan.names, **KERNEL_OPTIONS)
-        # A program of one segment runs all its tiles in one call on Numba's thread pool, which
-        # starts a parallel loop in a few microseconds where a Python thread takes 50-100 µs to
-        # hand work to: a small picture gains from every thread too.
-        self.tiles_kernel = None
-        if plan_tiles := self.plan.tiles_kernel:
-            if parallel_loops_are_safe():
-                (self.tiles_kernel,) = compile_source(self.plan.source, (plan_tiles,), parallel=True,
-                                                      **KERNEL_OPTIONS)
+        # A program of one segment runs all its tiles in one call of run_tiles on Numba's thread
+        # pool, which starts a parallel loop in a few microseconds where a Python thread takes
+        # 50-100 µs to hand work to: a small picture gains from every thread too.
+        self.parallel = not self.plan.breaks and parallel_loops_are_safe()
+        self._address: int | None = None
 
     @property
     def dispatchers(self) -> tuple:
-        """Every compiled function a run of this program may call first (for first-call timing)."""
-        return self.kernels + ((self.tiles_kernel,) if self.tiles_kernel is not None else ())
+        """The compiled functions a first run may compile or load (for first-call timing)."""
+        return self.kernels + ((run_tiles,) if self.parallel else ())
 
-    @property
-    def parallel(self) -> bool:
-        return self.tiles_kernel is not None
+    def kernel_address(self) -> np.int64:
+        if self._address is None:
+            self._address = address_of(self.kernels[0], KERNEL_ARGUMENTS)
+        return np.int64(self._address)
 
     def run(self, tiles: list[tuple[int, int, int, int]], threads: int, width: int, height: int, inp: np.ndarray,
             cst: np.ndarray, out: np.ndarray, outk: np.ndarray, textures: Mapping[int, Texture]) -> None:
@@ -101,11 +99,11 @@ class CompiledProgram:
         plan = self.plan
         threads = min(threads, len(tiles))
         largest = max(rows * cols for _, rows, _, cols in tiles)
-        if self.tiles_kernel is not None and threads > 1:
+        if self.parallel:
             # One operand buffer per pool thread (the kernel indexes them by numba.get_thread_id()).
             operands = np.empty((numba.config.NUMBA_NUM_THREADS, plan.operand_rows, largest), dtype=F32)
-            self.tiles_kernel(np.array(tiles, dtype=np.int64), width, height, inp, cst, _NO_BUFFER, operands,
-                              _NO_BUFFER, out, outk)
+            run_tiles(self.kernel_address(), np.array(tiles, dtype=np.int64), np.int64(width), np.int64(height), inp,
+                      cst, _NO_BUFFER, operands, _NO_BUFFER, out, outk)
             return
 
         def work(first: int) -> None:
@@ -149,6 +147,27 @@ class CompiledProgram:
                         result = _break_result(step, values, (rows, cols), textures)
                         for lane in step.lanes:
                             results[row + lane, :lanes] = result[lane if result.shape[0] > 1 else 0]
+
+
+# The types of a fragment kernel's arguments (segment, row0, rows, col0, cols, width, height,
+# inp, cst, st, opnd, res, out, outk), for which run_tiles calls it by address: the kernel is
+# compiled once, not linked into run_tiles and optimised again.
+_F32_2D = numba.types.Array(numba.types.float32, 2, "C")
+_F32_3D = numba.types.Array(numba.types.float32, 3, "C")
+KERNEL_ARGUMENTS = (*(numba.types.int64,) * 7, _F32_3D, _F32_2D, _F32_2D, _F32_2D, _F32_2D, _F32_3D,
+                    numba.types.Array(numba.types.boolean, 1, "C"))
+_call_kernel = call_by_address("a fragment kernel", KERNEL_ARGUMENTS)
+
+
+@jit(parallel=True, nogil=True)
+def run_tiles(kernel_address, tiles, width, height, inp, cst, st, tile_operands, res, out, outk):
+    """Every tile (rows of ``tiles``: row0, rows, col0, cols) of a one-segment program through
+    the kernel at ``kernel_address``, in one parallel loop; ``tile_operands`` holds one operand
+    buffer per pool thread."""
+    for tile in numba.prange(tiles.shape[0]):
+        _call_kernel(kernel_address, (np.int64(0), tiles[tile, 0], tiles[tile, 1], tiles[tile, 2], tiles[tile, 3],
+                                      width, height, inp, cst, st, tile_operands[numba.get_thread_id()], res, out,
+                                      outk))
 
 
 def _executor(threads: int) -> ThreadPoolExecutor:

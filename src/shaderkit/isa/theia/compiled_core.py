@@ -23,7 +23,7 @@ cached on disk by :func:`shaderkit.core.jit.jit`.
 That first compile (issue 15: under 3 s) is shaped by how the code is split into functions.
 The units and the small helpers here are compiled once each and inlined by LLVM where they
 are called (:func:`~.compiled_units.unit`); :func:`run_alu`, the one big callee, is compiled
-once on its own and called by its address (:class:`~.compiled_units.Subroutine`), so that its
+once on its own and called by its address (:class:`shaderkit.core.jit.Subroutine`), so that its
 code is not linked into :func:`run_call` and optimised there a second time. The rare
 operations share one loop and :func:`lane_operation` serves all three lanes of the lane-wise
 ones, so each unit's code is there once. :func:`call` makes the kernel's work arrays
@@ -39,7 +39,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba.core import types
 
-from ...core.jit import collector_paused, jit
+from ...core.jit import Subroutine, collector_paused, jit
 from . import semantics, simt
 from .compiled_units import (
     COMPARE_TEST_CODES,
@@ -60,7 +60,6 @@ from .compiled_units import (
     magnitude_sqrt,
     multiply,
     sub,
-    Subroutine,
     unit,
 )
 
@@ -282,7 +281,8 @@ def run_alu(step, a, b, d, count):
 # run_alu's arguments: a table row, the rows A, B and D (views of the register file or of
 # scratch, contiguous either way), the lane count.
 _WORDS = types.UniTuple(types.Array(types.uint32, 1, "C"), 3)
-RUN_ALU = Subroutine(run_alu, (types.Array(types.int64, 1, "C"), _WORDS, _WORDS, _WORDS, types.int64))
+RUN_ALU = Subroutine(run_alu, (types.Array(types.int64, 1, "C"), _WORDS, _WORDS, _WORDS, types.int64),
+                     **CORE_OPTIONS)
 call_run_alu = RUN_ALU.call
 
 

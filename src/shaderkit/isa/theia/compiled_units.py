@@ -11,7 +11,7 @@ multiplier's 64-bit signed results travel as the ``uint64`` of their two's-compl
 so 64-bit sums wrap exactly as the hardware's adders do. Every constant is a ``uint64``.
 
 How the units are compiled decides the kernels' first-compile time as much as their speed:
-see :func:`unit` and :class:`Subroutine`. Constants that callers pass as arguments (the
+see :func:`unit` and :class:`shaderkit.core.jit.Subroutine`. Constants that callers pass as arguments (the
 multiplier's ``scaled``, compare tests, lane numbers) are NumPy scalars, not Python literals:
 Numba compiles a function once more for every literal argument value it is called with.
 """
@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.core import cgutils, errors, types
-from numba.extending import intrinsic
 
-from ...core.jit import LeanPipeline, jit
+from ...core.jit import LeanPipeline
 from . import fixedpoint
 
 U64 = np.uint64
@@ -73,64 +71,6 @@ def unit(function):
     entry took about a tenth of the cold first compile.
     """
     return numba.njit(function, cache=False, forceinline=True, **COMPILED_CALLERS_ONLY, **CORE_OPTIONS)
-
-
-class Subroutine:
-    """``function`` compiled once on its own and called by address, neither inlined nor linked in:
-    for a function whose every call does so much work (a whole instruction on a group of lanes,
-    say) that the call costs nothing.
-
-    A kernel calling a compiled function directly gets that function's code linked into its own
-    module, where LLVM optimises and generates it all over again: for :func:`.compiled_core.run_alu`
-    called from ``run_call`` that took about a second of the first compile. Called by address
-    instead, the callee is compiled once; the kernel takes the address as an argument
-    (:meth:`address`, from Python) and calls it with :attr:`call` — ``call(address, arguments)``,
-    ``arguments`` a tuple of ``argument_types`` (Numba types, checked when the kernel is typed).
-    The address is not compiled into the kernel, so the kernel stays cacheable on disk.
-    """
-
-    def __init__(self, function, argument_types: tuple):
-        self.dispatcher = jit(function, **COMPILED_CALLERS_ONLY, **CORE_OPTIONS)
-        self.argument_types = tuple(argument_types)
-        self.call = _call_by_address(function.__name__, self.argument_types)
-        self._address: int | None = None
-
-    def address(self) -> np.int64:
-        """The compiled function's entry point (Numba's calling convention); compiles it, or loads
-        it from the disk cache, on the first use in a process."""
-        if self._address is None:
-            self.dispatcher.compile(self.argument_types)
-            result = self.dispatcher.overloads[self.argument_types]
-            self._address = result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
-        return np.int64(self._address)
-
-
-def _call_by_address(name: str, argument_types: tuple):
-    """An intrinsic ``call(address, arguments)``: calls the function at ``address`` (compiled for
-    ``argument_types``, returning nothing) on the tuple ``arguments``; an error it reports is
-    passed on to the caller."""
-
-    @intrinsic
-    def call(typing_context, address, arguments):
-        if not isinstance(address, types.Integer) or not isinstance(arguments, types.BaseTuple):
-            raise errors.TypingError(f"{name}: call(address, (arguments...))")
-        if tuple(arguments.types) != argument_types:
-            raise errors.TypingError(f"{name} is compiled for {argument_types}, called with {tuple(arguments.types)}")
-
-        def codegen(context, builder, signature, values):
-            address_value, tuple_value = values
-            arguments_values = [builder.extract_value(tuple_value, i) for i in range(len(argument_types))]
-            function_type = context.call_conv.get_function_type(types.none, argument_types)
-            pointer = builder.inttoptr(address_value, function_type.as_pointer())
-            status, _ = context.call_conv.call_function(builder, pointer, types.none, argument_types,
-                                                        arguments_values)
-            with cgutils.if_unlikely(builder, status.is_error):
-                context.call_conv.return_status_propagate(builder, status)
-            return context.get_dummy_value()
-
-        return types.none(address, arguments), codegen
-
-    return call
 
 
 @unit
