@@ -41,11 +41,11 @@ from types import ModuleType
 import numba
 import numpy as np
 from numba.core import cgutils, errors, types
-from numba.extending import intrinsic
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import PassManager
 from numba.core.typed_passes import NopythonRewrites
 from numba.core.untyped_passes import InlineClosureLikes
+from numba.extending import intrinsic
 
 __all__ = [
     "CACHE_ENVIRONMENT",

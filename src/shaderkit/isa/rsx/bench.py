@@ -24,8 +24,9 @@ from 64² to 2048², with its default threads (``scan_<size>_ns_per_pixel``) and
 over smallest) say whether a pixel costs the same whatever the picture's size: no fixed cost
 per tile or per frame that a small picture would feel. The bench program is one kernel per
 tile, and its tiles run in one parallel call on Numba's pool, which hands a share of even a
-64² picture (about 30 µs of work) to the other threads in a few microseconds. The peak memory of one 2048² render is taken with
-:mod:`tracemalloc` (NumPy reports its buffers there) as a multiple of the image's bytes.
+64² picture (about 30 µs of work) to the other threads in a few microseconds. The peak memory
+of one 2048² render is taken with :mod:`tracemalloc` (NumPy reports its buffers there) as a
+multiple of the image's bytes.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ SIN, COS, EX2, LG2 and LIF are computed in the kernels by the scalar functions o
 :mod:`.transcendentals`, the ones the interpreter's ufuncs are made of, and the packs and unpacks
 bit for bit as the interpreter's do. What the kernels do not do (PKG and UPG, whose sRGB curve
 is NumPy's float32 power; textures; DDX/DDY, which need a tile's neighbours) is done between
-two segments by the very function the interpreter calls (:data:`.semantics.SEMANTICS`, :func:`.textures.sample_lanes`)
-on the tile: the segment before it stores the instruction's operands, already swizzled and
+two segments by the very function the interpreter calls (:data:`.semantics.SEMANTICS`,
+:func:`.textures.sample_lanes`) on the tile: the segment before it stores the instruction's operands, already swizzled and
 modified, into an operand buffer, and the segment after it reads the result back, applies the
 output modifiers and writes it under the instruction's condition. Consecutive such instructions
 that do not read each other's results share one break. Register components that live across a
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import halfs
+from . import halfs, transcendentals
 from .fragment import (
     _FIRST_TEXCOORD,
     _LAST_TEXCOORD,
@@ -42,6 +42,7 @@ from .fragment import (
     FragmentMachine,
 )
 from .instruction import SCALE_FACTORS, Condition, Instruction, Source
+from .semantics import QUANTISED_PACKS, SNORM8, UNORM8, UNORM16
 
 F32 = np.float32
 LANE_NAMES = "xyzw"
@@ -49,10 +50,10 @@ LANE_NAMES = "xyzw"
 PER_COMPONENT = {"MOV", "MUL", "ADD", "MAD", "MIN", "MAX", "FRC", "FLR", "SSG", "LRP", "SLT", "SGE",
                  "SLE", "SGT", "SNE", "SEQ", "SFL", "STR", "DIV", "DIVSQ"}
 # Scalar instructions computed by a function of .transcendentals (its name here).
-TRANSCENDENTAL = {"SIN": "sin32", "COS": "cos32", "EX2": "exp2_32", "LG2": "log2_32"}
+TRANSCENDENTAL = {name: function.__name__ for name, function in transcendentals.SCALAR.items()}
 REPLICATED = {"DP2", "DP3", "DP4", "DPH", "DP2A", "RCP", "RCC", "RSQ", *TRANSCENDENTAL}
 # The packs, one float32 of packed bits written to every lane, and the unpacks of such a word.
-PACKS = {"PK2", "PK4", "PKB", "PK16"}
+PACKS = {"PK2", *QUANTISED_PACKS}
 UNPACKS = {"UP2", "UP4", "UPB", "UP16"}
 VECTOR = {"DST", "NRM", "REFL", "LIF", *PACKS, *UNPACKS}
 NATIVE = PER_COMPONENT | REPLICATED | VECTOR
@@ -394,9 +395,8 @@ class _Generator:
         if name == "PK2":
             self.emit(f"{word} = _k.from_bits(_k.f32_to_f16({a(0)}) | (_k.f32_to_f16({a(1)}) << 16))")
         elif name in PACKS:
-            low, high, scale, count = {"PK4": (-1.0, 1.0, 127.0, 4), "PKB": (0.0, 1.0, 255.0, 4),
-                                       "PK16": (0.0, 1.0, 65535.0, 2)}[name]
-            limits = f"{self.constant(low)}, {self.constant(high)}, {self.constant(scale)}"
+            limits = ", ".join(self.constant(limit) for limit in QUANTISED_PACKS[name])
+            count = 2 if name == "PK16" else 4
             parts = [f"_k.quantised({a(lane)}, {limits})" for lane in range(count)]
             packed = f"_k.byte_word({', '.join(parts)})" if count == 4 \
                 else f"_k.from_bits({parts[0]} | ({parts[1]} << 16))"
@@ -411,14 +411,14 @@ class _Generator:
                 value = f"_k.{'get_high' if lane % 2 else 'get_low'}({word})"
             elif name == "UP16":
                 half = f"(_k.bits({word}) >> 16)" if lane % 2 else f"(_k.bits({word}) & 0xFFFF)"
-                value = f"np.float32({half}) / {self.constant(65535.0)}"
+                value = f"np.float32({half}) / {self.constant(UNORM16[2])}"
             elif name == "UPB":
-                value = f"np.float32(_k.byte_of({word}, {lane})) / {self.constant(255.0)}"
+                value = f"np.float32(_k.byte_of({word}, {lane})) / {self.constant(UNORM8[2])}"
             else:  # UP4: the byte as signed, over 127, at least -1
                 byte = self.fresh("v")
                 self.emit(f"{byte} = _k.byte_of({word}, {lane})")
                 value = self.helper("maximum", f"(np.float32({byte} - 256 if {byte} >= 128 else {byte}) / "
-                                               f"{self.constant(127.0)})", self.constant(-1.0))
+                                               f"{self.constant(SNORM8[2])})", self.constant(-1.0))
             values[lane] = value
         return values
 

@@ -6,8 +6,9 @@ what must stay NumPy); this module compiles them once per program and run layout
 had), cuts the picture into tiles of whole 2x2 quads (:data:`TILE_PIXELS` pixels, a few hundred
 KiB of state that stays in L2), and runs the tiles on :func:`numba.get_num_threads` threads, each
 with its own tile buffers: a program of one kernel in one parallel call on Numba's pool
-(``run_tiles``, where :func:`parallel_loops_are_safe`), the others on Python threads. Results are written straight into the output arrays: a full-screen
-image needs no per-pixel input arrays and no full-size intermediates.
+(``run_tiles``, where :func:`parallel_loops_are_safe`), the others on Python threads. Results
+are written straight into the output arrays: a full-screen image needs no per-pixel input
+arrays and no full-size intermediates.
 
 The interpreter (:class:`.fragment.FragmentMachine`) stays the reference: every entry point here
 returns None when the compiled path does not cover a run (see :class:`.fragment_codegen.Unsupported`,
@@ -204,9 +205,6 @@ def compiled_program(machine: FragmentMachine, layout: Layout) -> CompiledProgra
     """The machine's kernels for ``layout`` (made once, then kept on the machine), or None when
     the compiled path does not cover the program."""
     cache = machine.__dict__.setdefault("_compiled", {})
-    found = cache.get(layout)
-    if isinstance(found, CompiledProgram):
-        return found
     if layout not in cache:
         try:
             cache[layout] = CompiledProgram(machine, layout)
@@ -395,8 +393,7 @@ def _constant_inputs(overrides: Mapping[str, object]) -> np.ndarray:
     """The (15, 4) constant inputs of a full-screen run, checked and clamped as the interpreter's
     are (a one-pixel quad's), kept per set of overrides."""
     try:
-        key = tuple(sorted((str(name), np.asarray(values, dtype=F32).tobytes()) for name, values in overrides.items())) \
-            if overrides else ()
+        key = tuple(sorted((str(name), np.asarray(values, dtype=F32).tobytes()) for name, values in overrides.items()))
     except (TypeError, ValueError):
         key = None
     if key is not None and key in _CONSTANT_INPUTS:

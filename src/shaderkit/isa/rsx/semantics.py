@@ -339,6 +339,13 @@ def _bits(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a[0], dtype=F32).view(np.uint32)
 
 
+# The fixed-point packs: (low, high, scale) of _quantise, and the unpack dividing by the same scale.
+SNORM8 = (-1.0, 1.0, 127.0)      # PK4 / UP4
+UNORM8 = (0.0, 1.0, 255.0)       # PKB / UPB, PKG / UPG
+UNORM16 = (0.0, 1.0, 65535.0)    # PK16 / UP16
+QUANTISED_PACKS = {"PK4": SNORM8, "PKB": UNORM8, "PK16": UNORM16}
+
+
 def _quantise(values: np.ndarray, low: float, high: float, scale: float) -> np.ndarray:
     # NaN quantises to 0 (GLSL leaves it undefined); rint rounds ties to even.
     clamped = np.clip(np.nan_to_num(values, nan=0.0), F32(low), F32(high))
@@ -371,36 +378,36 @@ def i_UP2(a):
 
 def i_PK4(a):
     """packSnorm4x8(a): round(clamp(a, -1, 1) * 127) per byte."""
-    return _as_float(_pack_bytes(_quantise(np.broadcast_to(a, (4, a.shape[1])), -1.0, 1.0, 127.0)))
+    return _as_float(_pack_bytes(_quantise(np.broadcast_to(a, (4, a.shape[1])), *SNORM8)))
 
 
 def i_UP4(a):
     """unpackSnorm4x8(bits of a.x): clamp(byte / 127, -1, 1)."""
     signed = [byte.astype(np.uint8).view(np.int8).astype(F32) for byte in _unpack_bytes(_bits(a))]
-    return np.maximum(np.stack(signed) / F32(127.0), F32(-1.0))
+    return np.maximum(np.stack(signed) / F32(SNORM8[2]), F32(-1.0))
 
 
 def i_PKB(a):
     """packUnorm4x8(a): round(clamp(a, 0, 1) * 255) per byte."""
-    return _as_float(_pack_bytes(_quantise(np.broadcast_to(a, (4, a.shape[1])), 0.0, 1.0, 255.0)))
+    return _as_float(_pack_bytes(_quantise(np.broadcast_to(a, (4, a.shape[1])), *UNORM8)))
 
 
 def i_UPB(a):
     """unpackUnorm4x8(bits of a.x)."""
-    return np.stack(_unpack_bytes(_bits(a))).astype(F32) / F32(255.0)
+    return np.stack(_unpack_bytes(_bits(a))).astype(F32) / F32(UNORM8[2])
 
 
 def i_PK16(a):
     """packUnorm2x16(a.xy)."""
-    words = _quantise(np.broadcast_to(a, (4, a.shape[1]))[:2], 0.0, 1.0, 65535.0).astype(np.uint32)
+    words = _quantise(np.broadcast_to(a, (4, a.shape[1]))[:2], *UNORM16).astype(np.uint32)
     return _as_float(words[0] | (words[1] << 16))
 
 
 def i_UP16(a):
     """unpackUnorm2x16(bits of a.x), as (x, y, x, y)."""
     bits = _bits(a)
-    low = (bits & 0xFFFF).astype(F32) / F32(65535.0)
-    high = (bits >> 16).astype(F32) / F32(65535.0)
+    low = (bits & 0xFFFF).astype(F32) / F32(UNORM16[2])
+    high = (bits >> 16).astype(F32) / F32(UNORM16[2])
     return vector(low, high, low, high)
 
 
@@ -420,7 +427,7 @@ def i_PKG(a):
     """packUnorm4x8 of (sRGB(a.x), sRGB(a.y), sRGB(a.z), a.w)."""
     a = np.broadcast_to(a, (4, a.shape[1]))
     encoded = np.concatenate((linear_to_srgb(a[:3]), a[3:]))
-    return _as_float(_pack_bytes(_quantise(encoded, 0.0, 1.0, 255.0)))
+    return _as_float(_pack_bytes(_quantise(encoded, *UNORM8)))
 
 
 def i_UPG(a):
