@@ -55,6 +55,7 @@ __all__ = [
     "cache_directory",
     "call_by_address",
     "cached",
+    "call_compiling",
     "collector_paused",
     "compile_source",
     "first_call",
@@ -174,6 +175,15 @@ def collector_paused():
         if enabled:
             gc.enable()
             gc.collect(0)
+
+
+def call_compiling(dispatcher, *arguments):
+    """``dispatcher(*arguments)``; its first call in the process, which compiles it (or loads
+    it), with the garbage collector paused (:func:`collector_paused`)."""
+    if dispatcher.signatures:
+        return dispatcher(*arguments)
+    with collector_paused():
+        return dispatcher(*arguments)
 
 
 class Subroutine:

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba.core import types
 
-from ...core.jit import Subroutine, collector_paused, jit
+from ...core.jit import Subroutine, call_compiling, jit
 from . import semantics, simt
 from .compiled_units import (
     COMPARE_TEST_CODES,
@@ -137,11 +137,7 @@ def call(code: simt.Code, lanes: simt.Lanes, entry: int, selection: np.ndarray |
     scratch = np.empty((SCRATCH_ROWS, count), dtype=np.uint32)
     arguments = (flat.table, flat.index_of, lanes.rows, lanes.executed, chosen, np.int64(entry), np.int64(budget),
                  returned, lane_work, scratch)
-    if run_call.overloads:
-        status, where = run_call(*arguments, RUN_ALU.address())
-    else:
-        with collector_paused():  # the first call in this process compiles the kernels, or loads them
-            status, where = run_call(*arguments, RUN_ALU.address())
+    status, where = call_compiling(run_call, *arguments, RUN_ALU.address())
     if status == FAULTED:
         raise flat.steps[where].fault()
     if status == NO_CODE:

@@ -67,7 +67,7 @@ import functools
 
 import numpy as np
 
-from ...core.jit import LeanPipeline, collector_paused, compile_source, ready
+from ...core.jit import LeanPipeline, call_compiling, compile_source, ready
 from .bundles import bundle_length, slots
 from .compiled_address import ADDRESS_COMPILED
 from .compiled_codegen import BRANCH_COMPILED, EVERY_OPCODE, VECTOR_COMPILED, Features, features
@@ -265,11 +265,7 @@ def run_compiled(machine, max_bundles: int = 1_000_000, counted_from: int | None
         arrays = _arrays(machine)
         arguments = (compiled.table, *arrays, flow, machine.state.g80, loop_rule, bool(machine.exit_delay_slot),
                      left, stack, bool(machine.ret_delay_slot), work)
-        if run.signatures:
-            executed = run(*arguments)
-        else:
-            with collector_paused():  # the kernel's first call in this process compiles it, or loads it
-                executed = run(*arguments)
+        executed = call_compiling(run, *arguments)
         if executed:
             _write_back(machine, arrays)
             machine.pc = int(flow[0])
