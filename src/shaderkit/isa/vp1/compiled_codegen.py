@@ -5,9 +5,8 @@ Compiling every opcode's branch (the loop of :mod:`.compiled_loop` with the scal
 and s2v units) takes 8–12 s of CPU time; a program uses a few opcodes of each unit, and the
 kernel of just those compiles in 2–3 s (about 1.3 s of it is Numba's first compile and the
 loop's fixed part). There is still one description of each opcode: the loop and the units as
-written
-(:func:`.compiled_loop.run`, ``scalar_unit`` of :mod:`.compiled_scalar`, ``address_unit`` and
-``r_port`` of :mod:`.compiled_address`, ``scalar_factors`` of :mod:`.compiled_s2v`).
+written (:func:`.compiled_loop.run`, ``scalar_unit`` of :mod:`.compiled_scalar`, ``address_unit``
+and ``r_port`` of :mod:`.compiled_address`, ``scalar_factors`` of :mod:`.compiled_s2v`).
 :func:`kernel_source` takes their source and removes, by :class:`Pruner`, each branch whose
 test no opcode of the program passes (or fails) — a test that reads only an opcode
 (``vw >> 24``, and its high bits ``vw >> 28`` …), names computed from it (``kind =
